@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "snapdiff",
+  platforms: [.macOS(.v13)],
+  products: [
+    .library(name: "SnapdiffCore", targets: ["SnapdiffCore"]),
+    .library(name: "SnapdiffCLI", targets: ["SnapdiffCLI"]),
+    .executable(name: "snapdiff", targets: ["snapdiff"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+  ],
+  targets: [
+    // libpng as found by pkg-config (Debian: libpng-dev); `link "png16"` in the module map is the
+    // fallback when the .pc file is missing.
+    .systemLibrary(
+      name: "CLibPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+    ),
+    // libpng's classic read API with its own setjmp (Swift cannot call setjmp): raw samples,
+    // header checks before any allocation, rows decoded straight into a caller's buffer.
+    .target(name: "CPNGReader", dependencies: ["CLibPNG"]),
+    .target(name: "SnapdiffCore", dependencies: ["CLibPNG", "CPNGReader"]),
+    .target(
+      name: "SnapdiffCLI",
+      dependencies: [
+        "SnapdiffCore",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(name: "snapdiff", dependencies: ["SnapdiffCLI"]),
+    .testTarget(
+      name: "SnapdiffCoreTests",
+      dependencies: ["SnapdiffCore", "CLibPNG"],
+      resources: [.copy("Fixtures")]
+    ),
+    .testTarget(
+      name: "SnapdiffCLITests",
+      dependencies: ["SnapdiffCLI", "SnapdiffCore"]
+    ),
+  ]
+)

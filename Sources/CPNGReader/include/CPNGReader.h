@@ -1,0 +1,56 @@
+#ifndef CPNGREADER_H
+#define CPNGREADER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A PNG reader on libpng's classic API. Swift cannot call setjmp, and without it libpng aborts
+ * the process on bad input; every function here sets its own jump point, so a libpng error
+ * becomes a return code, an error kind and a message instead.
+ *
+ * Use: create over a memory buffer (kept alive by the caller until destroy), read the header,
+ * check the dimensions, allocate width * height * 4 bytes, read the pixels, destroy.
+ */
+
+typedef enum {
+  CPNG_OK = 0,
+  CPNG_ERROR_NOT_PNG = 1,    /* the 8-byte signature is missing or wrong */
+  CPNG_ERROR_TRUNCATED = 2,  /* the data ends before the image does */
+  CPNG_ERROR_CORRUPT = 3,    /* a bad chunk, CRC, header field or compressed stream */
+  CPNG_ERROR_NO_MEMORY = 4,
+  CPNG_ERROR_MISUSE = 5      /* calls out of order */
+} cpng_error_kind;
+
+typedef struct {
+  uint32_t width;
+  uint32_t height;
+  int bit_depth;   /* 1, 2, 4, 8 or 16 */
+  int color_type;  /* PNG_COLOR_TYPE_*: 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA */
+  int interlaced;  /* 1 for Adam7 */
+  int has_trns;    /* a tRNS chunk gives transparency to a colour type without alpha */
+  int has_gama;    /* a gAMA chunk is present (its value is not applied: raw samples) */
+} cpng_header;
+
+typedef struct cpng_reader cpng_reader;
+
+/* A reader over `size` bytes at `data`; NULL when out of memory. */
+cpng_reader *cpng_reader_create(const uint8_t *data, size_t size);
+
+/* Reads the signature, IHDR and every chunk before the first IDAT. */
+cpng_error_kind cpng_reader_read_header(cpng_reader *reader, cpng_header *header);
+
+/*
+ * Decodes every row as 8-bit RGBA into `rgba` (width * height * 4 bytes, rows packed):
+ * palettes and tRNS expanded, gray copied to R, G and B, opaque images given alpha 255,
+ * 16-bit samples scaled to 8 bits with rounding (v * 255 / 65535), interlacing resolved,
+ * gamma not applied (the values Pillow, browsers' canvas and pixelmatch's pngjs read).
+ */
+cpng_error_kind cpng_reader_read_rgba(cpng_reader *reader, uint8_t *rgba);
+
+/* The message of the last error ("" when none). Valid until destroy. */
+const char *cpng_reader_message(const cpng_reader *reader);
+
+void cpng_reader_destroy(cpng_reader *reader);
+
+#endif

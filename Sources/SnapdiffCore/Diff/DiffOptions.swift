@@ -1,0 +1,73 @@
+/// How two images are compared. Names and defaults follow pixelmatch, plus ignore regions and
+/// tolerances.
+///
+/// ```swift
+/// var options = DiffOptions(threshold: 0.05)
+/// options.ignoreRegions = [PixelRect(x: 0, y: 0, width: 390, height: 44)]  // the status bar
+/// options.maxDiffPixels = 10
+/// ```
+public struct DiffOptions: Sendable, Hashable {
+  /// Matching threshold in 0...1: the largest YIQ colour distance, as a fraction of the distance
+  /// between black and white (squared, as pixelmatch does), that still counts as equal. Smaller
+  /// is stricter. Default 0.1.
+  public var threshold: Double
+  /// Count anti-aliased pixels as differences instead of excluding them. Default `false`.
+  public var includeAA: Bool
+  /// Opacity of the faded baseline drawn under the differences in the diff image, 0...1.
+  /// Default 0.1.
+  public var alpha: Double
+  /// Colour of anti-aliased pixels in the diff image. Default yellow (255, 255, 0).
+  public var aaColor: RGBAColor
+  /// Colour of differing pixels. Default red (255, 0, 0).
+  public var diffColor: RGBAColor
+  /// Colour of differing pixels where the current image is darker; `nil` uses `diffColor`.
+  public var diffColorAlt: RGBAColor?
+  /// Draw only the differences on a transparent background, nothing else. Default `false`.
+  public var diffMask: Bool
+  /// Rectangles whose pixels never count as different (clock, ads, animations). In the diff
+  /// image their area is tinted blue and their differences drawn in `ignoredColor`.
+  public var ignoreRegions: [PixelRect]
+  /// Colour of differing pixels inside ignore regions. Default (0, 128, 255).
+  public var ignoredColor: RGBAColor
+  /// The most different pixels a passing comparison may have. Default 0.
+  public var maxDiffPixels: Int
+  /// The largest fraction (0...1) of different pixels a passing comparison may have. Default 0.
+  public var maxDiffRatio: Double
+
+  public init(
+    threshold: Double = 0.1,
+    includeAA: Bool = false,
+    alpha: Double = 0.1,
+    aaColor: RGBAColor = .yellow,
+    diffColor: RGBAColor = .red,
+    diffColorAlt: RGBAColor? = nil,
+    diffMask: Bool = false,
+    ignoreRegions: [PixelRect] = [],
+    ignoredColor: RGBAColor = RGBAColor(red: 0, green: 128, blue: 255),
+    maxDiffPixels: Int = 0,
+    maxDiffRatio: Double = 0
+  ) {
+    self.threshold = threshold
+    self.includeAA = includeAA
+    self.alpha = alpha
+    self.aaColor = aaColor
+    self.diffColor = diffColor
+    self.diffColorAlt = diffColorAlt
+    self.diffMask = diffMask
+    self.ignoreRegions = ignoreRegions
+    self.ignoredColor = ignoredColor
+    self.maxDiffPixels = maxDiffPixels
+    self.maxDiffRatio = maxDiffRatio
+  }
+
+  /// The problem with these options, or `nil` when they are valid.
+  public var problem: String? {
+    if !(0...1).contains(threshold) { return "threshold must be between 0 and 1, not \(threshold)" }
+    if !(0...1).contains(alpha) { return "alpha must be between 0 and 1, not \(alpha)" }
+    if maxDiffPixels < 0 { return "maxDiffPixels must not be negative, not \(maxDiffPixels)" }
+    if !(0...1).contains(maxDiffRatio) {
+      return "maxDiffRatio is a fraction between 0 and 1, not \(maxDiffRatio)"
+    }
+    return nil
+  }
+}

@@ -1,0 +1,28 @@
+/// What a comparison found. A mismatch is a value, never an error.
+public struct DiffResult: Sendable, Hashable {
+  /// Pixels that differ beyond the threshold, not anti-aliasing, outside ignore regions (and,
+  /// for images of different sizes, every pixel outside their overlap).
+  public var differentPixels: Int
+  /// Differing pixels not counted because they are anti-aliasing (0 with `includeAA`).
+  public var antialiasedPixels: Int
+  /// Differing pixels not counted because they lie in an ignore region.
+  public var ignoredPixels: Int
+  /// Pixels compared: `max(width) × max(height)` of the two images.
+  public var totalPixels: Int
+  /// The decoded RGBA buffers are byte-equal (and so are the sizes).
+  public var identical: Bool
+  /// `differentPixels ≤ maxDiffPixels` and `differentRatio ≤ maxDiffRatio`.
+  public var passed: Bool
+  /// Bounding boxes of the differing areas, nearby pixels grouped, top to bottom.
+  public var regions: [PixelRect]
+  public var baselineSize: PixelSize
+  public var currentSize: PixelSize
+
+  /// `differentPixels / totalPixels`, a fraction in 0...1.
+  public var differentRatio: Double {
+    totalPixels == 0 ? 0 : Double(differentPixels) / Double(totalPixels)
+  }
+
+  /// The two images have the same width and height.
+  public var sizesMatch: Bool { baselineSize == currentSize }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Whole-file reads and atomic writes on POSIX calls, without Foundation.
+public enum FileIO {
+  /// The whole content of the file at `path`.
+  ///
+  /// - Throws: `FileError` when the file is missing, a directory, unreadable, or over `limit` bytes.
+  public static func read(_ path: String, limit: Int = 1 << 34) throws(FileError) -> [UInt8] {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .system(path: path, action: "open") }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw .system(path: path, action: "stat") }
+    if (status.st_mode & S_IFMT) == S_IFDIR {
+      throw FileError(path: path, message: "is a directory, not a file")
+    }
+    let expected = Int(status.st_size)
+    guard expected <= limit else {
+      throw FileError(path: path, message: "is \(expected) bytes, over the \(limit)-byte limit")
+    }
+    var bytes = [UInt8](repeating: 0, count: max(expected, 0))
+    var filled = 0
+    var failure: Int32 = 0
+    bytes.withUnsafeMutableBytes { buffer in
+      while filled < buffer.count {
+        let count = systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+        if count < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        if count == 0 { break }
+        filled += count
+      }
+    }
+    if failure != 0 { throw .system(path: path, action: "read", errorNumber: failure) }
+    if filled < bytes.count { bytes.removeSubrange(filled...) }
+    // A file that grew while we read it (or a pipe that reported size 0): read the rest.
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .system(path: path, action: "read")
+      }
+      if count == 0 { break }
+      bytes.append(contentsOf: chunk[0..<count])
+      guard bytes.count <= limit else {
+        throw FileError(path: path, message: "is over the \(limit)-byte limit")
+      }
+    }
+    return bytes
+  }
+
+  /// Writes `bytes` to `path` atomically: a temporary file in the same folder, `fsync`, then
+  /// `rename` over the target, so a reader sees the old file or the new one, never a part.
+  ///
+  /// - Throws: `FileError` when the folder is missing or not writable, or the disk is full.
+  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+    let temporary = temporaryPath(beside: path)
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw .system(path: path, action: "create a file beside it") }
+    var failure: Int32 = 0
+    bytes.withUnsafeBytes { buffer in
+      var written = 0
+      while written < buffer.count {
+        let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+        if count < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        written += count
+      }
+    }
+    if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+    if close(descriptor) != 0 && failure == 0 { failure = errno }
+    if failure == 0 && rename(temporary, path) != 0 { failure = errno }
+    if failure != 0 {
+      unlink(temporary)
+      throw .system(path: path, action: "write", errorNumber: failure)
+    }
+  }
+
+  private static func systemRead(
+    _ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int
+  ) -> Int {
+    #if canImport(Glibc)
+      Glibc.read(descriptor, buffer, count)
+    #else
+      Darwin.read(descriptor, buffer, count)
+    #endif
+  }
+
+  private static func temporaryPath(beside path: String) -> String {
+    let slash = path.lastIndex(of: "/")
+    let folder = slash.map { String(path[...$0]) } ?? ""
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    return "\(folder).\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+  }
+}

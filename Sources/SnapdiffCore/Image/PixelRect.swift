@@ -1,0 +1,69 @@
+/// A rectangle in pixels: `x`, `y` of its top-left corner, `width` and `height`.
+public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
+  public var x: Int
+  public var y: Int
+  public var width: Int
+  public var height: Int
+
+  public init(x: Int, y: Int, width: Int, height: Int) {
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+  }
+
+  /// Parses `"X,Y,W,H"` as the CLI's `--ignore` takes it; `nil` when malformed or negative.
+  public init?(commaSeparated text: String) {
+    let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+    guard parts.count == 4 else { return nil }
+    var values: [Int] = []
+    for part in parts {
+      guard let value = Int(part.trimmingWhitespace()), value >= 0 else { return nil }
+      values.append(value)
+    }
+    self.init(x: values[0], y: values[1], width: values[2], height: values[3])
+  }
+
+  public var maxX: Int { x + width }
+  public var maxY: Int { y + height }
+  public var isEmpty: Bool { width <= 0 || height <= 0 }
+  public var area: Int { isEmpty ? 0 : width * height }
+
+  /// The part of this rectangle inside `0..<width × 0..<height` (empty when none is).
+  public func clamped(toWidth width: Int, height: Int) -> PixelRect {
+    let left = min(max(x, 0), width)
+    let top = min(max(y, 0), height)
+    let right = min(max(maxX, left), width)
+    let bottom = min(max(maxY, top), height)
+    return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+  }
+
+  /// The smallest rectangle holding both.
+  public func union(_ other: PixelRect) -> PixelRect {
+    let left = min(x, other.x)
+    let top = min(y, other.y)
+    return PixelRect(
+      x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
+  }
+
+  /// Whether the two share a pixel, or lie within `gap` pixels of each other.
+  public func touches(_ other: PixelRect, gap: Int = 0) -> Bool {
+    x < other.maxX + gap && other.x < maxX + gap && y < other.maxY + gap && other.y < maxY + gap
+  }
+
+  public var description: String { "\(width)×\(height) at (\(x), \(y))" }
+}
+
+/// The size of an image in pixels.
+public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+  public var width: Int
+  public var height: Int
+
+  public init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
+
+  public var area: Int { width * height }
+  public var description: String { "\(width)×\(height)" }
+}

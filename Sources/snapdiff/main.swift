@@ -1,0 +1,3 @@
+import SnapdiffCLI
+
+Snapdiff.main()
