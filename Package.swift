@@ -34,12 +34,12 @@ let package = Package(
     .executableTarget(name: "snapdiff", dependencies: ["SnapdiffCLI"]),
     .testTarget(
       name: "SnapdiffCoreTests",
-      dependencies: ["SnapdiffCore", "CLibPNG"],
-      resources: [.copy("Fixtures")]
+      dependencies: ["SnapdiffCore"],
+      exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "SnapdiffCLITests",
-      dependencies: ["SnapdiffCLI", "SnapdiffCore"]
+      dependencies: ["SnapdiffCLI", "SnapdiffCore", "snapdiff"]
     ),
   ]
 )
