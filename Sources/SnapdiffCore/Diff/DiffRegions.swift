@@ -36,6 +36,21 @@ struct DiffRegions {
     if py > maxY[cell] { maxY[cell] = py }
   }
 
+  /// Records every pixel of `rect` as differing.
+  mutating func add(_ rect: PixelRect) {
+    guard !rect.isEmpty else { return }
+    let size = 1 << Self.cellShift
+    for cellY in (rect.y >> Self.cellShift)...((rect.maxY - 1) >> Self.cellShift) {
+      for cellX in (rect.x >> Self.cellShift)...((rect.maxX - 1) >> Self.cellShift) {
+        let cell = PixelRect(x: cellX * size, y: cellY * size, width: size, height: size)
+        let left = max(rect.x, cell.x)
+        let top = max(rect.y, cell.y)
+        add(x: left, y: top)
+        add(x: min(rect.maxX, cell.maxX) - 1, y: min(rect.maxY, cell.maxY) - 1)
+      }
+    }
+  }
+
   /// The grouped boxes, top to bottom, then left to right.
   func boxes() -> [PixelRect] {
     var grid: [PixelRect?] = (0..<(columns * rows)).map { cell in

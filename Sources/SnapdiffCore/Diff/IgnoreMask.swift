@@ -42,10 +42,4 @@ struct IgnoreMask {
     }
     if x < width { body(x, width, false) }
   }
-
-  /// Whether the pixel at (`x`, `y`) lies in an ignore region.
-  func contains(x: Int, y: Int) -> Bool {
-    guard !isEmpty else { return false }
-    return rows[y].contains { $0.contains(x) }
-  }
 }

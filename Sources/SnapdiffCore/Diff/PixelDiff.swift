@@ -114,10 +114,7 @@ public struct PixelDiff: Sendable {
       counts.different = inner.result.differentPixels
       counts.antialiased = inner.result.antialiasedPixels
       counts.ignored = inner.result.ignoredPixels
-      for box in inner.result.regions {
-        regions.add(x: box.x, y: box.y)
-        regions.add(x: box.maxX - 1, y: box.maxY - 1)
-      }
+      for box in inner.result.regions { regions.add(box) }
       if let innerImage = inner.image {
         let rowBytes = overlap.width * 4
         for y in 0..<overlap.height {
@@ -127,16 +124,24 @@ public struct PixelDiff: Sendable {
         }
       }
     }
+    let diffWord = options.diffColor.word.littleEndian
+    let ignoredWord = options.ignoredColor.word.littleEndian
     output.withUnsafeMutableBytes { out in
       for y in 0..<height {
-        let start = y < overlap.height ? overlap.width : 0
-        for x in start..<width {
-          let ignored = mask.contains(x: x, y: y)
-          if ignored { counts.ignored += 1 } else { counts.different += 1 }
-          if !ignored { regions.add(x: x, y: y) }
-          if drawing {
-            let color = ignored ? options.ignoredColor : options.diffColor
-            out.storeBytes(of: color.word.littleEndian, toByteOffset: (y * width + x) * 4, as: UInt32.self)
+        let outsideStart = y < overlap.height ? overlap.width : 0
+        mask.forEachSegment(row: y, width: width) { start, end, ignored in
+          let from = max(start, outsideStart)
+          guard from < end else { return }
+          if ignored {
+            counts.ignored += end - from
+          } else {
+            counts.different += end - from
+            regions.add(PixelRect(x: from, y: y, width: end - from, height: 1))
+          }
+          guard drawing else { return }
+          for x in from..<end {
+            out.storeBytes(
+              of: ignored ? ignoredWord : diffWord, toByteOffset: (y * width + x) * 4, as: UInt32.self)
           }
         }
       }

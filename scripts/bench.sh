@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# scripts/bench.sh: benchmark snapdiff against the floor and its peers.
+#
+# Usage: scripts/bench.sh [--help]          (run from anywhere; works on the repo it lives in)
+#
+# What it does, in order:
+#   1. installs what is missing: hyperfine, imagemagick, GNU time, libpng-dev (Debian, via
+#      apt-get), pillow, numpy and pixelmatch 0.4.x (PyPI, via pip);
+#   2. builds snapdiff in release mode (swift build -c release --product snapdiff) and
+#      pngfloor (../shared/bench/pngfloor.c, the "read + decode + exact compare" floor);
+#   3. makes the screenshot corpus with ../shared/bench/make_corpus.py (cached);
+#   4. per pair, times side by side with hyperfine:
+#        snapdiff            snapdiff compare A B
+#        snapdiff --diff     snapdiff compare A B --diff OUT.png
+#        pngfloor            pngfloor --once A B
+#        imagemagick         compare -metric AE -fuzz 0 A B null:
+#        pixelmatch-py       scripts/bench/pixelmatch_count.py A B   (own, shorter hyperfine run)
+#      measures each command's peak RSS once with /usr/bin/time, and collects each tool's
+#      different-pixel count;
+#   5. prints Markdown tables (median wall time, peak RSS, count, x floor, x snapdiff) and
+#      writes them to .build-bench/results.md.
+#
+# Environment:
+#   BENCH_RUNS         timed runs per command (default 10)
+#   BENCH_WARMUP       warm-up runs per command (default 2)
+#   BENCH_PAIRS        pairs to run (default "iphone fhd 4k fhd-same")
+#   BENCH_SKIP_PYTHON  1 = skip pixelmatch-py (it is slow); then no parity check is done
+#   BENCH_PY_RUNS      timed runs for pixelmatch-py (default 3, no warm-up)
+#
+# Exit status: 0 when done and snapdiff's counts equal pixelmatch-py's; 1 when some count
+# differs (the tables show MISMATCH); 2 on a setup or tool error.
+#
+# Everything it makes goes to .build-bench/ (git-ignored): corpus/, pngfloor, raw/ (hyperfine
+# JSON exports, per-pair counts), diff images, results.md.
+
+set -euo pipefail
+
+usage() { sed -n '2,/^$/{s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"; }
+
+case "${1:-}" in
+  -h | --help) usage; exit 0 ;;
+  "") ;;
+  *) echo "bench.sh: unknown argument: $1 (try --help)" >&2; exit 2 ;;
+esac
+
+# ---------------------------------------------------------------------------------------------
+# Settings and paths
+# ---------------------------------------------------------------------------------------------
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SHARED="$REPO/../shared/bench"
+HELPERS="$REPO/scripts/bench"
+OUT="$REPO/.build-bench"
+CORPUS="$OUT/corpus"
+RAW="$OUT/raw"
+
+RUNS="${BENCH_RUNS:-10}"
+WARMUP="${BENCH_WARMUP:-2}"
+PY_RUNS="${BENCH_PY_RUNS:-3}"
+PAIRS="${BENCH_PAIRS:-iphone fhd 4k fhd-same}"
+SKIP_PYTHON="${BENCH_SKIP_PYTHON:-0}"
+if [[ "$SKIP_PYTHON" == 1 || "$SKIP_PYTHON" == true ]]; then SKIP_PYTHON=1; else SKIP_PYTHON=0; fi
+
+log() { printf '\n==> %s\n' "$*" >&2; }
+die() { printf 'bench.sh: error: %s\n' "$*" >&2; exit 2; }
+
+for n in "$RUNS" "$WARMUP" "$PY_RUNS"; do
+  [[ "$n" =~ ^[0-9]+$ ]] || die "BENCH_RUNS, BENCH_WARMUP and BENCH_PY_RUNS must be whole numbers (got '$n')"
+done
+((RUNS >= 1 && PY_RUNS >= 1)) || die "BENCH_RUNS and BENCH_PY_RUNS must be at least 1"
+
+[[ -f "$SHARED/make_corpus.py" && -f "$SHARED/pngfloor.c" ]] ||
+  die "shared bench sources not found: expected make_corpus.py and pngfloor.c in $SHARED (the shared/ folder must sit beside the repo)"
+
+cd "$REPO"
+mkdir -p "$OUT" "$CORPUS" "$RAW"
+
+# ---------------------------------------------------------------------------------------------
+# 1. Dependencies (install only what is missing)
+# ---------------------------------------------------------------------------------------------
+APT_UPDATED=0
+apt_install() {
+  command -v apt-get >/dev/null || die "missing $*, and apt-get is not available to install it"
+  local sudo=()
+  ((EUID == 0)) || sudo=(sudo)
+  if ((APT_UPDATED == 0)); then
+    log "apt-get update"
+    "${sudo[@]}" apt-get update -qq
+    APT_UPDATED=1
+  fi
+  log "apt-get install $*"
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# The real ImageMagick `compare` (a stand-in `convert` may shadow ImageMagick on PATH).
+is_imagemagick() { "$1" -version 2>/dev/null | grep -q ImageMagick; }
+
+apt_missing=()
+command -v hyperfine >/dev/null || apt_missing+=(hyperfine)
+is_imagemagick compare || apt_missing+=(imagemagick)
+[[ -x /usr/bin/time ]] || apt_missing+=(time)
+[[ -f /usr/include/png.h ]] || apt_missing+=(libpng-dev)
+command -v cc >/dev/null || apt_missing+=(gcc libc6-dev)
+command -v python3 >/dev/null || apt_missing+=(python3)
+((${#apt_missing[@]} == 0)) || apt_install "${apt_missing[@]}"
+python3 -m pip --version >/dev/null 2>&1 || apt_install python3-pip
+
+# The interpreter itself (not a pyenv shim) so that hyperfine times Python, not a wrapper.
+PY="$(python3 -c 'import sys; print(sys.executable)')"
+
+pip_missing=()
+"$PY" -c 'import PIL' 2>/dev/null || pip_missing+=(pillow)
+"$PY" -c 'import numpy' 2>/dev/null || pip_missing+=(numpy)
+if ((SKIP_PYTHON == 0)); then
+  "$PY" -c 'import pixelmatch' 2>/dev/null || pip_missing+=('pixelmatch>=0.4,<0.5')
+fi
+if ((${#pip_missing[@]} > 0)); then
+  pip_flags=(--quiet --disable-pip-version-check)
+  # Debian's own python3 refuses pip installs (PEP 668) unless told otherwise.
+  if [[ -f "$("$PY" -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')/EXTERNALLY-MANAGED" ]]; then
+    pip_flags+=(--break-system-packages)
+  fi
+  log "pip install ${pip_missing[*]}"
+  "$PY" -m pip install "${pip_flags[@]}" "${pip_missing[@]}"
+fi
+
+COMPARE="$(command -v compare)"
+is_imagemagick "$COMPARE" || die "'compare' on PATH ($COMPARE) is not ImageMagick's"
+
+# ---------------------------------------------------------------------------------------------
+# 2. Builds
+# ---------------------------------------------------------------------------------------------
+log "swift build -c release --product snapdiff"
+swift build -c release --product snapdiff
+SNAPDIFF="$(swift build -c release --show-bin-path)/snapdiff"
+[[ -x "$SNAPDIFF" ]] || die "snapdiff binary not found at $SNAPDIFF"
+
+PNGFLOOR="$OUT/pngfloor"
+if [[ ! -x "$PNGFLOOR" || "$SHARED/pngfloor.c" -nt "$PNGFLOOR" ]]; then
+  log "cc -O2 pngfloor.c"
+  cc -O2 -o "$PNGFLOOR" "$SHARED/pngfloor.c" -lpng -lz -pthread
+fi
+
+# ---------------------------------------------------------------------------------------------
+# 3. Corpus (cached; remade when make_corpus.py or Pillow changes, since both shape the pixels)
+# ---------------------------------------------------------------------------------------------
+stamp="$(sha256sum "$SHARED/make_corpus.py" | cut -c1-16) pillow-$("$PY" -c 'import PIL; print(PIL.__version__)')"
+have_all=1
+for pair in $PAIRS; do
+  [[ -f "$CORPUS/$pair-a.png" && -f "$CORPUS/$pair-b.png" ]] || have_all=0
+done
+if ((have_all == 0)) || [[ "$(cat "$CORPUS/.stamp" 2>/dev/null)" != "$stamp" ]]; then
+  log "making the corpus in $CORPUS"
+  "$PY" "$SHARED/make_corpus.py" "$CORPUS"
+  echo "$stamp" >"$CORPUS/.stamp"
+fi
+for pair in $PAIRS; do
+  [[ -f "$CORPUS/$pair-a.png" && -f "$CORPUS/$pair-b.png" ]] ||
+    die "no pair '$pair' in the corpus (make_corpus.py makes: iphone fhd 4k fhd-same)"
+done
+
+# ---------------------------------------------------------------------------------------------
+# 4. Measurements
+# ---------------------------------------------------------------------------------------------
+
+# run_measured EXPECTED_CODES CMD...: run CMD once, keep its stdout/stderr in $RUN_OUT/$RUN_ERR,
+# its peak RSS (KiB) in $RUN_RSS; die unless its exit code is one of EXPECTED_CODES ("0 1").
+RUN_OUT="$OUT/.run.out"
+RUN_ERR="$OUT/.run.err"
+RUN_RSS=""
+run_measured() {
+  local expected="$1" rc=0
+  shift
+  /usr/bin/time -f '%M' -o "$OUT/.run.rss" "$@" >"$RUN_OUT" 2>"$RUN_ERR" || rc=$?
+  [[ " $expected " == *" $rc "* ]] ||
+    die "'$*' exited $rc (expected $expected): $(head -c 400 "$RUN_ERR")"
+  RUN_RSS="$(tail -n 1 "$OUT/.run.rss")" # GNU time may put a "Command exited..." line first
+}
+
+# Machine description, printed at the top of the report.
+{
+  echo "- machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+  echo "- swift: $(swift --version 2>&1 | head -n 1)"
+  echo "- snapdiff: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$REPO" diff --quiet HEAD -- Sources 2>/dev/null || echo ' (Sources modified)')"
+  echo "- peers: $(hyperfine --version), $("$COMPARE" -version | head -n 1 | sed 's/^Version: //; s/ https.*//'), $(
+    if ((SKIP_PYTHON == 0)); then
+      echo "pixelmatch-py $("$PY" -c 'import importlib.metadata as m; print(m.version("pixelmatch"))') on Python $("$PY" -c 'import platform; print(platform.python_version())')"
+    else echo "pixelmatch-py skipped"; fi)"
+  echo "- runs: hyperfine --warmup $WARMUP --runs $RUNS -N (pixelmatch-py: --runs $PY_RUNS, no warm-up); peak RSS from one /usr/bin/time run"
+} >"$OUT/machine.md"
+
+for pair in $PAIRS; do
+  A="$CORPUS/$pair-a.png"
+  B="$CORPUS/$pair-b.png"
+  DIFF="$OUT/diff-$pair.png"
+  counts="$RAW/$pair.tsv" # name <TAB> peak RSS KiB <TAB> count
+  : >"$counts"
+  rm -f "$RAW/$pair.python.json"
+
+  log "$pair: counts and peak memory"
+  # snapdiff, count only: the count comes from a --json run (same work, one JSON line more).
+  run_measured "0 1" "$SNAPDIFF" compare "$A" "$B"
+  rss="$RUN_RSS"
+  run_measured "0 1" "$SNAPDIFF" compare "$A" "$B" --json
+  count="$("$PY" -c 'import json,sys; print(json.load(sys.stdin)["differentPixels"])' <"$RUN_OUT")"
+  printf 'snapdiff\t%s\t%s\n' "$rss" "$count" >>"$counts"
+
+  run_measured "0 1" "$SNAPDIFF" compare "$A" "$B" --diff "$DIFF" --json
+  count="$("$PY" -c 'import json,sys; print(json.load(sys.stdin)["differentPixels"])' <"$RUN_OUT")"
+  printf 'snapdiff --diff\t%s\t%s\n' "$RUN_RSS" "$count" >>"$counts"
+
+  run_measured "0 1" "$PNGFLOOR" --once "$A" "$B"
+  count="$(sed -n 's/^mismatched=\([0-9]*\).*/\1/p' "$RUN_OUT")"
+  printf 'pngfloor\t%s\t%s\n' "$RUN_RSS" "${count:-?}" >>"$counts"
+
+  # ImageMagick prints the AE metric on stderr (IM6 may use %g notation: 1.2e+06).
+  run_measured "0 1" "$COMPARE" -metric AE -fuzz 0 "$A" "$B" null:
+  count="$(awk 'NR == 1 { printf "%d", $1 }' "$RUN_ERR")"
+  printf 'imagemagick\t%s\t%s\n' "$RUN_RSS" "${count:-?}" >>"$counts"
+
+  if ((SKIP_PYTHON == 0)); then
+    run_measured "0" "$PY" "$HELPERS/pixelmatch_count.py" "$A" "$B"
+    printf 'pixelmatch-py\t%s\t%s\n' "$RUN_RSS" "$(tr -d '[:space:]' <"$RUN_OUT")" >>"$counts"
+  fi
+
+  # Timing. -N: no intermediate shell; -i: a diff exits 1 (and so does ImageMagick's compare).
+  log "$pair: timing (hyperfine)"
+  hyperfine -N -i --style basic --time-unit millisecond \
+    --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/$pair.json" \
+    --command-name "snapdiff" "$SNAPDIFF compare $A $B" \
+    --command-name "snapdiff --diff" "$SNAPDIFF compare $A $B --diff $DIFF" \
+    --command-name "pngfloor" "$PNGFLOOR --once $A $B" \
+    --command-name "imagemagick" "$COMPARE -metric AE -fuzz 0 $A $B null:" >&2
+  if ((SKIP_PYTHON == 0)); then
+    hyperfine -N -i --style basic --time-unit millisecond \
+      --warmup 0 --runs "$PY_RUNS" --export-json "$RAW/$pair.python.json" \
+      --command-name "pixelmatch-py" "$PY $HELPERS/pixelmatch_count.py $A $B" >&2
+  fi
+done
+rm -f "$RUN_OUT" "$RUN_ERR" "$OUT/.run.rss"
+
+# ---------------------------------------------------------------------------------------------
+# 5. Report
+# ---------------------------------------------------------------------------------------------
+log "report"
+report_rc=0
+# shellcheck disable=SC2086 # PAIRS is a word list on purpose
+"$PY" "$HELPERS/report.py" --raw "$RAW" --corpus "$CORPUS" --machine "$OUT/machine.md" \
+  $PAIRS >"$OUT/results.md" || report_rc=$?
+((report_rc <= 1)) || die "report.py failed (exit $report_rc)"
+cat "$OUT/results.md"
+echo >&2
+echo "written: $OUT/results.md" >&2
+if ((report_rc == 1)); then
+  echo "bench.sh: MISMATCH: snapdiff's count differs from pixelmatch-py's on some pair (see above)" >&2
+  exit 1
+fi
