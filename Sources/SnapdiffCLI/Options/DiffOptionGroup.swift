@@ -3,7 +3,10 @@ import SnapdiffCore
 
 /// The diff engine's options, shared by every command that compares.
 struct DiffOptionGroup: ParsableArguments {
-  @Option(help: "Colour distance (0–1) under which two pixels count as equal; smaller is stricter.")
+  @Option(
+    help: ArgumentHelp(
+      "Colour distance (0–1) under which two pixels count as equal; smaller is stricter.",
+      valueName: "0-1"))
   var threshold: Double = 0.1
 
   @Flag(name: .customLong("include-aa"), help: "Count anti-aliased pixels as differences.")
@@ -15,16 +18,21 @@ struct DiffOptionGroup: ParsableArguments {
       "A region never counted, as pixels X,Y,WIDTH,HEIGHT (repeatable).", valueName: "x,y,w,h"))
   var ignoreRegions: [PixelRect] = []
 
-  @Option(help: "The most different pixels that still pass.")
+  @Option(help: ArgumentHelp("The most different pixels that still pass.", valueName: "n"))
   var maxDiffPixels = 0
 
-  @Option(help: "The largest fraction (0–1) of different pixels that still passes.")
+  @Option(
+    help: ArgumentHelp(
+      "The largest fraction (0–1) of different pixels that still passes.", valueName: "fraction"))
   var maxDiffRatio = 0.0
 
   @Flag(help: "Draw only the differences, on a transparent background.")
   var diffMask = false
 
-  @Option(help: "Opacity (0–1) of the faded baseline under the differences in the diff image.")
+  @Option(
+    help: ArgumentHelp(
+      "Opacity (0–1) of the faded baseline under the differences in the diff image.",
+      valueName: "0-1"))
   var alpha = 0.1
 
   @Option(help: ArgumentHelp("Colour of anti-aliased pixels in the diff image.", valueName: "r,g,b"))
@@ -39,7 +47,10 @@ struct DiffOptionGroup: ParsableArguments {
       valueName: "r,g,b"))
   var diffColorAlt: RGBAColor?
 
-  @Option(help: "Refuse images larger than this many megapixels (checked before decoding).")
+  @Option(
+    help: ArgumentHelp(
+      "Refuse images larger than this many megapixels (checked before decoding).",
+      valueName: "megapixels"))
   var maxMegapixels = Double(PNGDecoder.defaultMaxPixels) / 1_000_000
 
   var diffOptions: DiffOptions {

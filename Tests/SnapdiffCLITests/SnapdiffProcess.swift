@@ -1,0 +1,68 @@
+import Foundation
+
+/// Runs the built `snapdiff` executable as a real process.
+struct SnapdiffProcess {
+  struct Output {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+  }
+
+  /// The `snapdiff` built beside the running test bundle.
+  static let executable: String = {
+    let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    var folder = testBinary.deletingLastPathComponent()
+    // On macOS the bundle is a folder: Contents/MacOS/<binary> inside <name>.xctest.
+    while folder.pathExtension == "xctest" || folder.lastPathComponent == "MacOS"
+      || folder.lastPathComponent == "Contents"
+    {
+      folder.deleteLastPathComponent()
+    }
+    return folder.appendingPathComponent("snapdiff").path
+  }()
+
+  /// Runs `snapdiff arguments…` in `directory` and waits for it.
+  static func run(_ arguments: [String], in directory: String? = nil) throws -> Output {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read both pipes before waiting, so a large output cannot fill a pipe and block the child.
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Output(
+      status: process.terminationStatus,
+      standardOutput: String(decoding: outData, as: UTF8.self),
+      standardError: String(decoding: errData, as: UTF8.self))
+  }
+}
+
+enum CLIFixtures {
+  /// The fixture folder of the core tests.
+  static let directory: String = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("SnapdiffCoreTests/Fixtures").path
+
+  static func path(_ relative: String) -> String { directory + "/" + relative }
+}
+
+func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
+  let path = FileManager.default.temporaryDirectory
+    .appendingPathComponent("snapdiff-cli-tests-\(UUID().uuidString)").path
+  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  return try body(path)
+}
+
+extension SnapdiffProcess.Output {
+  /// Standard output parsed as one JSON object.
+  func json() throws -> [String: Any] {
+    try JSONSerialization.jsonObject(with: Data(standardOutput.utf8)) as! [String: Any]
+  }
+}
