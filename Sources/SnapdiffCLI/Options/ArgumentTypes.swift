@@ -5,8 +5,6 @@ extension PixelRect: ExpressibleByArgument {
   public init?(argument: String) {
     self.init(commaSeparated: argument)
   }
-
-  public static var defaultValueDescription: String { "X,Y,W,H" }
 }
 
 extension RGBAColor: ExpressibleByArgument {

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the system libraries snapdiff builds against (libpng, zlib, pkg-config) when they are
+# missing. Debian/Ubuntu through apt-get; on macOS, `brew install libpng pkg-config`.
+set -euo pipefail
+
+missing=()
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+if ! { pkg-config --exists libpng 2>/dev/null || [ -f /usr/include/png.h ]; }; then missing+=(libpng-dev); fi
+[ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "snapdiff needs: ${missing[*]} (install them with your package manager)" >&2
+  exit 1
+fi
+echo "Installing ${missing[*]}..." >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
