@@ -56,7 +56,8 @@ RAW="$OUT/raw"
 RUNS="${BENCH_RUNS:-10}"
 WARMUP="${BENCH_WARMUP:-2}"
 PY_RUNS="${BENCH_PY_RUNS:-3}"
-PAIRS="${BENCH_PAIRS:-iphone fhd 4k fhd-same}"
+ALL_PAIRS="iphone fhd 4k fhd-same" # what make_corpus.py makes
+PAIRS="${BENCH_PAIRS:-$ALL_PAIRS}"
 SKIP_PYTHON="${BENCH_SKIP_PYTHON:-0}"
 if [[ "$SKIP_PYTHON" == 1 || "$SKIP_PYTHON" == true ]]; then SKIP_PYTHON=1; else SKIP_PYTHON=0; fi
 
@@ -67,6 +68,10 @@ for n in "$RUNS" "$WARMUP" "$PY_RUNS"; do
   [[ "$n" =~ ^[0-9]+$ ]] || die "BENCH_RUNS, BENCH_WARMUP and BENCH_PY_RUNS must be whole numbers (got '$n')"
 done
 ((RUNS >= 1 && PY_RUNS >= 1)) || die "BENCH_RUNS and BENCH_PY_RUNS must be at least 1"
+for pair in $PAIRS; do
+  [[ " $ALL_PAIRS " == *" $pair "* ]] || die "unknown pair '$pair' in BENCH_PAIRS (known: $ALL_PAIRS)"
+done
+[[ -n "${PAIRS// /}" ]] || die "BENCH_PAIRS is empty"
 
 [[ -f "$SHARED/make_corpus.py" && -f "$SHARED/pngfloor.c" ]] ||
   die "shared bench sources not found: expected make_corpus.py and pngfloor.c in $SHARED (the shared/ folder must sit beside the repo)"
@@ -114,7 +119,7 @@ if ((SKIP_PYTHON == 0)); then
   "$PY" -c 'import pixelmatch' 2>/dev/null || pip_missing+=('pixelmatch>=0.4,<0.5')
 fi
 if ((${#pip_missing[@]} > 0)); then
-  pip_flags=(--quiet --disable-pip-version-check)
+  pip_flags=(--quiet --disable-pip-version-check --root-user-action=ignore)
   # Debian's own python3 refuses pip installs (PEP 668) unless told otherwise.
   if [[ -f "$("$PY" -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')/EXTERNALLY-MANAGED" ]]; then
     pip_flags+=(--break-system-packages)
@@ -130,7 +135,7 @@ is_imagemagick "$COMPARE" || die "'compare' on PATH ($COMPARE) is not ImageMagic
 # 2. Builds
 # ---------------------------------------------------------------------------------------------
 log "swift build -c release --product snapdiff"
-swift build -c release --product snapdiff
+swift build -c release --product snapdiff >&2 # stdout is kept for the report
 SNAPDIFF="$(swift build -c release --show-bin-path)/snapdiff"
 [[ -x "$SNAPDIFF" ]] || die "snapdiff binary not found at $SNAPDIFF"
 
@@ -150,12 +155,11 @@ for pair in $PAIRS; do
 done
 if ((have_all == 0)) || [[ "$(cat "$CORPUS/.stamp" 2>/dev/null)" != "$stamp" ]]; then
   log "making the corpus in $CORPUS"
-  "$PY" "$SHARED/make_corpus.py" "$CORPUS"
+  "$PY" "$SHARED/make_corpus.py" "$CORPUS" >&2
   echo "$stamp" >"$CORPUS/.stamp"
 fi
 for pair in $PAIRS; do
-  [[ -f "$CORPUS/$pair-a.png" && -f "$CORPUS/$pair-b.png" ]] ||
-    die "no pair '$pair' in the corpus (make_corpus.py makes: iphone fhd 4k fhd-same)"
+  [[ -f "$CORPUS/$pair-a.png" && -f "$CORPUS/$pair-b.png" ]] || die "make_corpus.py made no pair '$pair'"
 done
 
 # ---------------------------------------------------------------------------------------------
@@ -180,12 +184,14 @@ run_measured() {
 {
   echo "- machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
   echo "- swift: $(swift --version 2>&1 | head -n 1)"
-  echo "- snapdiff: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$REPO" diff --quiet HEAD -- Sources 2>/dev/null || echo ' (Sources modified)')"
+  echo "- snapdiff: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')$([[ -z "$(git -C "$REPO" status --porcelain -- Sources Package.swift 2>/dev/null)" ]] || echo ' + uncommitted changes')"
   echo "- peers: $(hyperfine --version), $("$COMPARE" -version | head -n 1 | sed 's/^Version: //; s/ https.*//'), $(
     if ((SKIP_PYTHON == 0)); then
       echo "pixelmatch-py $("$PY" -c 'import importlib.metadata as m; print(m.version("pixelmatch"))') on Python $("$PY" -c 'import platform; print(platform.python_version())')"
     else echo "pixelmatch-py skipped"; fi)"
-  echo "- runs: hyperfine --warmup $WARMUP --runs $RUNS -N (pixelmatch-py: --runs $PY_RUNS, no warm-up); peak RSS from one /usr/bin/time run"
+  py_runs="; pixelmatch-py: --runs $PY_RUNS, no warm-up"
+  ((SKIP_PYTHON == 0)) || py_runs=""
+  echo "- runs: hyperfine -N --warmup $WARMUP --runs $RUNS$py_runs; peak RSS from one /usr/bin/time run"
 } >"$OUT/machine.md"
 
 for pair in $PAIRS; do
