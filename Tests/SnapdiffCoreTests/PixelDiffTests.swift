@@ -186,6 +186,20 @@ struct PixelDiffTests {
     #expect(diff[x: 20, y: 20] == RGBAColor(red: 0, green: 0, blue: 0, alpha: 0))
   }
 
+  @Test("the same change on two different screens has the same hash; another change does not")
+  func changeHash() {
+    let header = PixelRect(x: 0, y: 0, width: 40, height: 3)
+    let screenA = Self.canvas(painting: [PixelRect(x: 5, y: 10, width: 10, height: 10)])
+    let screenB = Self.canvas(painting: [PixelRect(x: 20, y: 12, width: 8, height: 15)])
+    let hashA = PixelDiff().compare(screenA, Self.canvas(painting: [PixelRect(x: 5, y: 10, width: 10, height: 10), header])).changeHash
+    let hashB = PixelDiff().compare(screenB, Self.canvas(painting: [PixelRect(x: 20, y: 12, width: 8, height: 15), header])).changeHash
+    let other = PixelDiff().compare(screenA, Self.canvas(painting: [PixelRect(x: 5, y: 10, width: 10, height: 10), PixelRect(x: 0, y: 0, width: 40, height: 4)])).changeHash
+    #expect(hashA != nil && hashA?.count == 16)
+    #expect(hashA == hashB)
+    #expect(hashA != other)
+    #expect(PixelDiff().compare(screenA, screenA).changeHash == nil)
+  }
+
   @Test("options out of range are named")
   func optionProblems() {
     #expect(DiffOptions().problem == nil)

@@ -17,6 +17,10 @@ public struct DiffResult: Sendable, Hashable {
   public var regions: [PixelRect]
   public var baselineSize: PixelSize
   public var currentSize: PixelSize
+  /// Identifies the change: a hash of every counted pixel's position with its colour in both
+  /// images (and the two sizes). Two comparisons with the same hash made the same change, as a
+  /// shared header update does across many screens. `nil` when nothing differs.
+  public var changeHash: String?
 
   /// `differentPixels / totalPixels`, a fraction in 0...1.
   public var differentRatio: Double {

@@ -90,7 +90,9 @@ public struct PixelDiff: Sendable {
       ignoredPixels: counts.ignored, totalPixels: total, identical: counts.identical,
       passed: different <= options.maxDiffPixels && ratio <= options.maxDiffRatio,
       regions: different == 0 ? [] : regions.boxes(), baselineSize: baseline.size,
-      currentSize: current.size)
+      currentSize: current.size,
+      changeHash: different == 0
+        ? nil : counts.changeHash.finish(baseline: baseline.size, current: current.size))
     let image = drawing ? RGBAImage(width: width, height: height, pixels: output) : nil
     return (result, image)
   }
@@ -114,6 +116,7 @@ public struct PixelDiff: Sendable {
       counts.different = inner.result.differentPixels
       counts.antialiased = inner.result.antialiasedPixels
       counts.ignored = inner.result.ignoredPixels
+      counts.changeHash.add(innerHash: inner.result.changeHash)
       for box in inner.result.regions { regions.add(box) }
       if let innerImage = inner.image {
         let rowBytes = overlap.width * 4
@@ -136,6 +139,7 @@ public struct PixelDiff: Sendable {
             counts.ignored += end - from
           } else {
             counts.different += end - from
+            counts.changeHash.add(outsideSpan: y * width + from, count: end - from)
             regions.add(PixelRect(x: from, y: y, width: end - from, height: 1))
           }
           guard drawing else { return }
@@ -155,6 +159,8 @@ struct DiffCounts {
   var antialiased = 0
   var ignored = 0
   var identical = false
+  /// FNV-1a over every counted pixel's position and both colours.
+  var changeHash = ChangeHasher()
 }
 
 /// The per-pixel loop over two same-size rasters, with pointers taken once per image.
@@ -259,6 +265,7 @@ struct DiffKernel {
       } else {
         // A real difference; the alternative colour marks where the current image is darker.
         counts.different &+= 1
+        counts.changeHash.add(index: index, first, second)
         regions.add(x: x, y: y)
         draw(delta < 0 ? diffAltWord : diffWord, at: index)
       }

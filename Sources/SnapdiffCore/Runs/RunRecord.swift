@@ -1,0 +1,129 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// What one `snapdiff check` found: `run.json` in the run's folder. Paths are relative to the
+/// run folder, `/`-separated.
+public struct RunRecord: Sendable, Codable, Equatable {
+  /// Sorts by time: `20261122-034512-123`.
+  public var id: String
+  /// When the run started, ISO 8601 in UTC.
+  public var createdAt: String
+  /// The folder of current frames, relative to the run folder.
+  public var currentDirectory: String
+  /// The baseline store, relative to the run folder.
+  public var baselinesDirectory: String
+  /// The environment folder used (`iPhone15-iOS17@3x`), if any.
+  public var environment: String?
+  public var recordMode: RecordMode
+  /// The run looked at every frame of `currentDirectory` (not a filtered subset).
+  public var complete: Bool
+  public var snapshots: [SnapshotRecord]
+
+  public init(
+    id: String, createdAt: String, currentDirectory: String, baselinesDirectory: String,
+    environment: String?, recordMode: RecordMode, complete: Bool, snapshots: [SnapshotRecord]
+  ) {
+    self.id = id
+    self.createdAt = createdAt
+    self.currentDirectory = currentDirectory
+    self.baselinesDirectory = baselinesDirectory
+    self.environment = environment
+    self.recordMode = recordMode
+    self.complete = complete
+    self.snapshots = snapshots
+  }
+
+  /// How many snapshots have each status.
+  public var counts: [SnapshotStatus: Int] {
+    snapshots.reduce(into: [:]) { $0[$1.status, default: 0] += 1 }
+  }
+}
+
+/// One snapshot's verdict in a run.
+public struct SnapshotRecord: Sendable, Codable, Equatable {
+  /// The snapshot key: `<id> - <test name>/<name>`.
+  public var key: String
+  public var status: SnapshotStatus
+  public var differentPixels: Int
+  public var antialiasedPixels: Int
+  public var ignoredPixels: Int
+  public var totalPixels: Int
+  public var differentRatio: Double
+  public var regions: [Region]
+  /// The baseline image (relative to the run folder), when there is one.
+  public var baseline: String?
+  /// The current frame: a copy in the run folder when it differs or is new.
+  public var current: String?
+  /// The diff image in the run folder, when the snapshot failed.
+  public var diff: String?
+  public var baselineSize: Size?
+  public var currentSize: Size?
+  /// A hash of the change (differing positions and their colours in both images): equal hashes
+  /// mean the same change, which is what `approve --same-as` and `reject` go by.
+  public var changeHash: String?
+  /// The baseline was written by this run's record mode.
+  public var recorded: Bool
+  /// This exact change was rejected before.
+  public var previouslyRejected: Bool
+  /// Which environment folder the baseline came from, when not the store's root.
+  public var baselineEnvironment: String?
+  /// An error that kept the snapshot from being compared (a corrupt PNG...).
+  public var error: String?
+
+  public init(key: String, status: SnapshotStatus) {
+    self.key = key
+    self.status = status
+    differentPixels = 0
+    antialiasedPixels = 0
+    ignoredPixels = 0
+    totalPixels = 0
+    differentRatio = 0
+    regions = []
+    recorded = false
+    previouslyRejected = false
+  }
+
+  /// A rectangle in pixels.
+  public struct Region: Sendable, Codable, Equatable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+  }
+
+  /// An image size in pixels.
+  public struct Size: Sendable, Codable, Equatable {
+    public var width: Int
+    public var height: Int
+  }
+}
+
+extension RunRecord {
+  /// `run.json`'s bytes: pretty, keys sorted, so diffs of records stay readable.
+  public func encoded() throws -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return Array(try encoder.encode(self)) + [0x0A]
+  }
+
+  /// Reads a `run.json`.
+  ///
+  /// - Throws: `RunError` naming the file when it is not a valid record.
+  public static func decode(_ bytes: [UInt8], path: String) throws -> RunRecord {
+    do {
+      return try JSONDecoder().decode(RunRecord.self, from: Data(bytes))
+    } catch {
+      throw RunError("\(path): not a valid run record: \(error)")
+    }
+  }
+}
+
+/// A run that cannot be found, read or written.
+public struct RunError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}
