@@ -10,7 +10,9 @@ public struct Snapdiff: ParsableCommand {
       2 on bad input or an I/O error (the message names the file), 64 on a usage error.
       """,
     version: SnapdiffVersion.current,
-    subcommands: [Compare.self]
+    subcommands: [
+      Compare.self, Check.self, Status.self, Approve.self, Reject.self, Prune.self, Report.self,
+    ]
   )
 
   public init() {}

@@ -34,7 +34,7 @@ extension Snapdiff {
     var json = false
 
     func run() throws {
-      let comparison = FileComparison(options: diffOptions.diffOptions, decoder: diffOptions.decoder)
+      let comparison = FileComparison(options: diffOptions.diffOptions(), decoder: diffOptions.decoder)
       let outcome: FileComparison.Outcome
       do {
         outcome = try comparison.compare(baseline: baseline, current: current, diffPath: diff)

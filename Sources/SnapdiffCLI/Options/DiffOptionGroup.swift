@@ -1,13 +1,14 @@
 import ArgumentParser
 import SnapdiffCore
 
-/// The diff engine's options, shared by every command that compares.
+/// The diff engine's options, shared by every command that compares. Each is optional so that
+/// a flag given on the command line overrides `snapdiff.json`, which overrides the defaults.
 struct DiffOptionGroup: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "Colour distance (0–1) under which two pixels count as equal; smaller is stricter.",
+      "Colour distance (0–1) under which two pixels count as equal; smaller is stricter (default: 0.1).",
       valueName: "0-1"))
-  var threshold: Double = 0.1
+  var threshold: Double?
 
   @Flag(name: .customLong("include-aa"), help: "Count anti-aliased pixels as differences.")
   var includeAA = false
@@ -18,28 +19,32 @@ struct DiffOptionGroup: ParsableArguments {
       "A region never counted, as pixels X,Y,WIDTH,HEIGHT (repeatable).", valueName: "x,y,w,h"))
   var ignoreRegions: [PixelRect] = []
 
-  @Option(help: ArgumentHelp("The most different pixels that still pass.", valueName: "n"))
-  var maxDiffPixels = 0
+  @Option(help: ArgumentHelp("The most different pixels that still pass (default: 0).", valueName: "n"))
+  var maxDiffPixels: Int?
 
   @Option(
     help: ArgumentHelp(
-      "The largest fraction (0–1) of different pixels that still passes.", valueName: "fraction"))
-  var maxDiffRatio = 0.0
+      "The largest fraction (0–1) of different pixels that still passes (default: 0).",
+      valueName: "fraction"))
+  var maxDiffRatio: Double?
 
   @Flag(help: "Draw only the differences, on a transparent background.")
   var diffMask = false
 
   @Option(
     help: ArgumentHelp(
-      "Opacity (0–1) of the faded baseline under the differences in the diff image.",
+      "Opacity (0–1) of the faded baseline under the differences in the diff image (default: 0.1).",
       valueName: "0-1"))
-  var alpha = 0.1
+  var alpha: Double?
 
-  @Option(help: ArgumentHelp("Colour of anti-aliased pixels in the diff image.", valueName: "r,g,b"))
-  var aaColor = RGBAColor.yellow
+  @Option(
+    help: ArgumentHelp(
+      "Colour of anti-aliased pixels in the diff image (default: 255,255,0).", valueName: "r,g,b"))
+  var aaColor: RGBAColor?
 
-  @Option(help: ArgumentHelp("Colour of differing pixels in the diff image.", valueName: "r,g,b"))
-  var diffColor = RGBAColor.red
+  @Option(
+    help: ArgumentHelp("Colour of differing pixels in the diff image (default: 255,0,0).", valueName: "r,g,b"))
+  var diffColor: RGBAColor?
 
   @Option(
     help: ArgumentHelp(
@@ -49,47 +54,50 @@ struct DiffOptionGroup: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Refuse images larger than this many megapixels (checked before decoding).",
+      "Refuse images larger than this many megapixels, checked before decoding (default: 200).",
       valueName: "megapixels"))
-  var maxMegapixels = Double(PNGDecoder.defaultMaxPixels) / 1_000_000
+  var maxMegapixels: Double?
 
-  var diffOptions: DiffOptions {
-    DiffOptions(
-      threshold: threshold, includeAA: includeAA, alpha: alpha, aaColor: aaColor,
-      diffColor: diffColor, diffColorAlt: diffColorAlt, diffMask: diffMask,
-      ignoreRegions: ignoreRegions, maxDiffPixels: maxDiffPixels, maxDiffRatio: maxDiffRatio)
+  /// The options: `defaults` (from a config file) under the flags given.
+  func diffOptions(defaults: SnapshotSettings = SnapshotSettings()) -> DiffOptions {
+    var options = defaults.applied(to: DiffOptions())
+    if let threshold { options.threshold = threshold }
+    if includeAA { options.includeAA = true }
+    if let maxDiffPixels { options.maxDiffPixels = maxDiffPixels }
+    if let maxDiffRatio { options.maxDiffRatio = maxDiffRatio }
+    if let alpha { options.alpha = alpha }
+    if let aaColor { options.aaColor = aaColor }
+    if let diffColor { options.diffColor = diffColor }
+    if let diffColorAlt { options.diffColorAlt = diffColorAlt }
+    options.diffMask = diffMask
+    options.ignoreRegions += ignoreRegions
+    return options
   }
 
   var decoder: PNGDecoder {
-    PNGDecoder(maxPixels: Int((maxMegapixels * 1_000_000).rounded()))
+    PNGDecoder(
+      maxPixels: maxMegapixels.map { Int(($0 * 1_000_000).rounded()) } ?? PNGDecoder.defaultMaxPixels)
   }
 
   func validate() throws {
-    if let problem = diffOptions.problem {
-      throw ValidationError(problem.replacingFirstWord(with: optionName(for: problem)))
+    if let threshold, !(0...1).contains(threshold) {
+      throw ValidationError("--threshold must be between 0 and 1, not \(threshold)")
     }
-    if !(maxMegapixels > 0) {
+    if let alpha, !(0...1).contains(alpha) {
+      throw ValidationError("--alpha must be between 0 and 1, not \(alpha)")
+    }
+    if let maxDiffPixels, maxDiffPixels < 0 {
+      throw ValidationError("--max-diff-pixels must not be negative, not \(maxDiffPixels)")
+    }
+    if let maxDiffRatio, !(0...1).contains(maxDiffRatio) {
+      throw ValidationError("--max-diff-ratio is a fraction between 0 and 1, not \(maxDiffRatio)")
+    }
+    if let maxMegapixels, !(maxMegapixels > 0) {
       throw ValidationError("--max-megapixels must be positive, not \(maxMegapixels)")
     }
     for region in ignoreRegions where region.isEmpty {
-      throw ValidationError("--ignore \(region.x),\(region.y),\(region.width),\(region.height) is empty: give a width and a height above 0")
+      throw ValidationError(
+        "--ignore \(region.x),\(region.y),\(region.width),\(region.height) is empty: give a width and a height above 0")
     }
-  }
-
-  private func optionName(for problem: String) -> String {
-    switch problem.split(separator: " ").first ?? "" {
-    case "threshold": "--threshold"
-    case "alpha": "--alpha"
-    case "maxDiffPixels": "--max-diff-pixels"
-    case "maxDiffRatio": "--max-diff-ratio"
-    default: String(problem.split(separator: " ").first ?? "")
-    }
-  }
-}
-
-extension String {
-  fileprivate func replacingFirstWord(with word: String) -> String {
-    guard let space = firstIndex(of: " ") else { return word }
-    return word + self[space...]
   }
 }

@@ -14,6 +14,11 @@ enum Console {
     writeToStandardError("snapdiff: warning: \(message)\n")
   }
 
+  /// Text on standard error as is (progress lines).
+  static func status(_ text: String) {
+    writeToStandardError(text)
+  }
+
   private static func writeToStandardError(_ text: String) {
     var bytes = Array(text.utf8)
     var offset = 0

@@ -1,0 +1,97 @@
+import ArgumentParser
+import SnapdiffCore
+
+extension Snapdiff {
+  /// `snapdiff approve`: current frames become baselines.
+  struct Approve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Promote the current frames of a run to baselines.",
+      usage: """
+        snapdiff approve 'Home - test_search/Home'
+        snapdiff approve 'Onboarding*' --run 20261122-034512-123
+        snapdiff approve --same-as 'Home - test_search/Home' --dry-run
+        snapdiff approve --failed
+        """,
+      discussion: """
+        Select snapshots by key or glob, --failed, --new, --all, or --same-as KEY (every \
+        snapshot whose change is the same as KEY's: one step for a header or font change that \
+        touched dozens of screens). Approving a missing snapshot deletes its baseline. Each \
+        baseline is replaced atomically; run.json and the reports are updated.
+        """
+    )
+
+    @OptionGroup var selectors: ReviewSelectionOptions
+
+    @Flag(help: "Every failed (and rejected) snapshot.")
+    var failed = false
+
+    @Flag(help: "Every new snapshot.")
+    var new = false
+
+    @Flag(help: "Every snapshot with something to review (failed, new, missing, rejected).")
+    var all = false
+
+    @Flag(help: "Show what would change, change nothing.")
+    var dryRun = false
+
+    @OptionGroup var runSelection: RunSelectionOptions
+
+    @OptionGroup(title: "Project")
+    var project: ProjectOptions
+
+    var selection: Review.Selection {
+      var selection = selectors.selection
+      selection.failed = failed
+      selection.new = new
+      selection.all = all
+      return selection
+    }
+
+    func validate() throws {
+      if selection.isEmpty {
+        throw ValidationError("Say what to approve: keys or globs, --failed, --new, --all or --same-as KEY.")
+      }
+    }
+
+    func run() throws {
+      try reportingErrors {
+        let folder = try RunFolder.open(in: project.project().runsDirectory, id: runSelection.runID)
+        let review = try Review(folder: folder)
+        let chosen = try review.approve(selection, dryRun: dryRun)
+        let verb = dryRun ? "would approve" : "approved"
+        print("\(verb) \(chosen.count) snapshot\(chosen.count == 1 ? "" : "s") of run \(folder.id):")
+        for snapshot in chosen {
+          let action = snapshot.status == .missing ? "delete baseline" : "update baseline"
+          print("  \(snapshot.status.rawValue.padding(toLength: 8)) \(snapshot.key)  (\(action))")
+        }
+      }
+    }
+  }
+
+  /// `snapdiff reject`: a change that must not come back.
+  struct Reject: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Mark changes rejected: the same change in a later run stays failed and says so."
+    )
+
+    @OptionGroup var selectors: ReviewSelectionOptions
+
+    @OptionGroup var runSelection: RunSelectionOptions
+
+    @OptionGroup(title: "Project")
+    var project: ProjectOptions
+
+    func validate() throws {
+      if selectors.selection.isEmpty { throw ValidationError("Say what to reject: keys or globs, or --same-as KEY.") }
+    }
+
+    func run() throws {
+      try reportingErrors {
+        let folder = try RunFolder.open(in: project.project().runsDirectory, id: runSelection.runID)
+        let chosen = try Review(folder: folder).reject(selectors.selection)
+        print("rejected \(chosen.count) snapshot\(chosen.count == 1 ? "" : "s") of run \(folder.id):")
+        for snapshot in chosen { print("  \(snapshot.key)") }
+      }
+    }
+  }
+}

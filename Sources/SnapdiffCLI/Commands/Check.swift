@@ -1,0 +1,142 @@
+import ArgumentParser
+import SnapdiffCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension Snapdiff {
+  /// `snapdiff check CURRENT_DIR`: a whole run against the baseline store.
+  struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Compare every PNG in a folder with its baseline and record a run.",
+      discussion: """
+        Each CURRENT_DIR/<key>.png is compared with <baselines>/<key>.png (keys like \
+        'Home - test_search/Home - search action'). The run goes to .snapdiff/runs/<id>/ \
+        (run.json, the differing and new frames, diff images, junit.xml, index.html); \
+        .snapdiff/runs/last points at it.
+
+        Record modes (--record or SNAPDIFF_RECORD): missing (default: a new snapshot becomes \
+        its baseline), all, failed, never (default when CI is set: a new snapshot fails).
+
+        Exit status: 0 when nothing failed (and, in record mode never, nothing is new), 1 \
+        otherwise, 2 on bad input or an I/O error.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The folder of current frames (PNG).", valueName: "current-dir"))
+    var currentDirectory: String
+
+    @OptionGroup(title: "Project")
+    var project: ProjectOptions
+
+    @Option(
+      help: ArgumentHelp(
+        "When to write baselines: missing, all, failed or never (default: SNAPDIFF_RECORD, else never in CI, else missing).",
+        valueName: "mode"))
+    var record: RecordMode?
+
+    @Flag(help: "Fail the run when a baseline has no current frame.")
+    var failOnMissing = false
+
+    @Option(
+      help: ArgumentHelp(
+        "Only the snapshots whose keys match this glob (repeatable); the run is then partial.",
+        valueName: "glob"))
+    var only: [String] = []
+
+    @Option(help: ArgumentHelp("Snapshots compared at once (default: one per core).", valueName: "n"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Also write reg-cli's reg.json here.", valueName: "path"))
+    var regJSON: String?
+
+    @Flag(help: "Print only the summary line and problems.")
+    var quiet = false
+
+    @OptionGroup(title: "Comparison")
+    var diffOptions: DiffOptionGroup
+
+    func validate() throws {
+      if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
+    }
+
+    func run() throws {
+      let environment = ProcessEnvironment.current
+      let (outcome, mode) = try reportingErrors { () throws -> (RunChecker.Outcome, RecordMode) in
+        let resolved = try project.project()
+        let recordMode = try record ?? RecordMode.fromEnvironment(environment)
+        let checker = RunChecker(
+          currentDirectory: currentDirectory, store: resolved.store,
+          runsDirectory: resolved.runsDirectory,
+          options: diffOptions.diffOptions(defaults: resolved.config.settings), config: resolved.config,
+          recordMode: recordMode, jobs: jobs ?? ProcessorCount.active, decoder: diffOptions.decoder,
+          only: only)
+        let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) != 0)
+        let outcome = try checker.run(progress: progress.report)
+        progress.finish()
+        if let regJSON { try RunReports.writeRegJSON(outcome.record, folder: outcome.folder, to: regJSON) }
+        return (outcome, recordMode)
+      }
+      let run = outcome.record
+      let lines = RunSummary.lines(run, folder: outcome.folder, recordMode: mode)
+      print(quiet ? lines[0] : lines.joined(separator: "\n"))
+      let failed = run.snapshots.contains { $0.status == .failed }
+      let newFails = mode == .never && run.snapshots.contains { $0.status == .new }
+      let missingFails = failOnMissing && run.snapshots.contains { $0.status == .missing }
+      let errors = run.snapshots.filter { $0.error != nil }
+      if !quiet || failed || newFails {
+        print("Report: \(RunSummary.display(outcome.folder.path + "/index.html"))")
+      }
+      if failed || run.snapshots.contains(where: { $0.status == .new && !$0.recorded }) {
+        print("Approve: snapdiff approve --failed  (or: approve KEY…, --same-as KEY, --new, --all)")
+      }
+      if !errors.isEmpty {
+        Console.error("\(errors.count) snapshot\(errors.count == 1 ? "" : "s") could not be compared (see above)")
+        throw ExitCode(2)
+      }
+      if failed || newFails || missingFails { throw ExitCode.failure }
+    }
+  }
+}
+
+extension RecordMode: ExpressibleByArgument {}
+
+/// The environment variables of this process.
+enum ProcessEnvironment {
+  static var current: [String: String] {
+    var result: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+      let text = String(cString: entry)
+      if let equals = text.firstIndex(of: "=") {
+        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      pointer += 1
+    }
+    return result
+  }
+}
+
+/// A progress line on standard error, redrawn in place, only on a terminal.
+final class ProgressLine: @unchecked Sendable {
+  private let enabled: Bool
+  private var lastDrawn = 0
+
+  init(enabled: Bool) { self.enabled = enabled }
+
+  var report: @Sendable (Int, Int, String) -> Void {
+    { [self] done, total, key in
+      guard enabled, done == total || done - lastDrawn >= max(1, total / 100) else { return }
+      lastDrawn = done
+      let shown = key.count > 60 ? "…" + key.suffix(59) : Substring(key)
+      Console.status("\r\u{1B}[2K[\(done)/\(total)] \(shown)")
+    }
+  }
+
+  func finish() {
+    if enabled && lastDrawn > 0 { Console.status("\r\u{1B}[2K") }
+  }
+}

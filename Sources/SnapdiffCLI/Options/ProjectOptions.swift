@@ -1,0 +1,43 @@
+import ArgumentParser
+import SnapdiffCore
+
+/// Where the baselines, runs and config of a project are: shared by the store commands.
+struct ProjectOptions: ParsableArguments {
+  @Option(help: ArgumentHelp("The baseline store (default: baselines/, or the config's).", valueName: "dir"))
+  var baselines: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "An environment folder in the store (device, OS, scale), searched before the store's root.",
+      valueName: "name"))
+  var environment: String?
+
+  @Option(help: ArgumentHelp("The config file (default: ./snapdiff.json when present).", valueName: "file"))
+  var config: String?
+
+  /// The resolved project: config loaded, paths made absolute.
+  func project() throws -> Project {
+    let workingDirectory = FileSystem.currentDirectory()
+    var configuration = ProjectConfig()
+    var root = workingDirectory
+    let configPath = config ?? (FileSystem.isFile(ProjectConfig.fileName) ? ProjectConfig.fileName : nil)
+    if let configPath {
+      configuration = try ProjectConfig.load(configPath)
+      let absolute = FileSystem.absolute(configPath)
+      root = String(absolute[..<absolute.lastIndex(of: "/")!])
+    }
+    let baselinesPath =
+      baselines.map { FileSystem.absolute($0) }
+      ?? FileSystem.absolute(configuration.baselines ?? "baselines", relativeTo: root)
+    let store = try BaselineStore(root: baselinesPath, environment: environment ?? configuration.environment)
+    return Project(config: configuration, store: store, runsDirectory: root + "/.snapdiff/runs")
+  }
+}
+
+/// A project's settings, resolved.
+struct Project {
+  var config: ProjectConfig
+  var store: BaselineStore
+  /// `.snapdiff/runs` in the working folder, or beside the config file.
+  var runsDirectory: String
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import SnapdiffCore
+
+/// Which run a review command works on.
+struct RunSelectionOptions: ParsableArguments {
+  @Option(name: .customLong("run"), help: ArgumentHelp("The run id (default: the last run).", valueName: "id"))
+  var runID: String?
+}
+
+/// The key selectors of `approve` and `reject`.
+struct ReviewSelectionOptions: ParsableArguments {
+  @Argument(help: ArgumentHelp("Snapshot keys or globs ('Onboarding*'); quote them.", valueName: "key"))
+  var patterns: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "Every snapshot whose change is the same as this key's (the same pixels changed the same way).",
+      valueName: "key"))
+  var sameAs: String?
+
+  var selection: Review.Selection { Review.Selection(patterns: patterns, sameAs: sameAs) }
+}

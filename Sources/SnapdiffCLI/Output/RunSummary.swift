@@ -1,0 +1,53 @@
+import SnapdiffCore
+
+/// The lines `check` and `status` print about a run: counts, then what needs attention, with
+/// the paths to open.
+enum RunSummary {
+  static func lines(_ record: RunRecord, folder: RunFolder, recordMode: RecordMode) -> [String] {
+    let counts = record.counts
+    let order: [SnapshotStatus] = [.failed, .new, .missing, .rejected, .approved, .passed]
+    let parts = order.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }
+    var lines = ["Run \(record.id): \(parts.joined(separator: ", ")) (\(record.snapshots.count) snapshots)"]
+    let attention = record.snapshots.filter { $0.status != .passed && $0.status != .approved }
+      .sorted { ($0.status, $0.key) < ($1.status, $1.key) }
+    for snapshot in attention {
+      lines.append(line(for: snapshot, folder: folder, recordMode: recordMode))
+    }
+    return lines
+  }
+
+  static func line(for snapshot: SnapshotRecord, folder: RunFolder, recordMode: RecordMode) -> String {
+    let label = snapshot.status.rawValue.uppercased().padding(toLength: 8)
+    var text = "  \(label) \(snapshot.key)"
+    if let error = snapshot.error { return text + "  error: \(error)" }
+    switch snapshot.status {
+    case .failed, .rejected:
+      text += "  \(Format.count(snapshot.differentPixels)) px (\(Format.percent(snapshot.differentRatio)))"
+      if let baseline = snapshot.baselineSize, let current = snapshot.currentSize, baseline != current {
+        text += ", size \(baseline.width)×\(baseline.height) → \(current.width)×\(current.height)"
+      }
+      if snapshot.previouslyRejected { text += ", rejected before" }
+      if snapshot.recorded { text += ", re-recorded" }
+      if let diff = snapshot.diff { text += "  diff: \(display(folder.resolve(diff)))" }
+    case .new:
+      text += snapshot.recorded ? "  recorded as the baseline" : "  no baseline (record mode \(recordMode.rawValue))"
+    case .missing:
+      text += "  no current frame; baseline \(snapshot.baseline.map { display(folder.resolve($0)) } ?? "?")"
+    default:
+      break
+    }
+    return text
+  }
+
+  /// A path as the user can type it: relative to the working folder when below it.
+  static func display(_ absolute: String) -> String {
+    let here = FileSystem.currentDirectory()
+    return absolute.hasPrefix(here + "/") ? String(absolute.dropFirst(here.count + 1)) : absolute
+  }
+}
+
+extension String {
+  func padding(toLength length: Int) -> String {
+    count >= length ? self : self + String(repeating: " ", count: length - count)
+  }
+}

@@ -1,0 +1,184 @@
+/// The baseline store: a folder with one PNG per snapshot key (`<root>/<key>.png`), optionally
+/// environment folders (`<root>/<environment>/<key>.png`) that fall back to the root, and beside
+/// each baseline its settings (`<key>.snapdiff.json`), tree (`<key>.tree.json`) and rejected
+/// changes (`<key>.rejected.json`).
+///
+/// Writes are atomic (temporary file, `fsync`, `rename`) and serialised by a lock file, so
+/// concurrent writers never lose an update and a killed writer leaves the old file or the new
+/// one. No key can reach outside the root.
+///
+/// ```swift
+/// let store = try BaselineStore(root: "baselines", environment: "iPhone15-iOS17@3x")
+/// if let baseline = try store.locate(try SnapshotKey("Home - test_search/Home")) { … }
+/// ```
+public struct BaselineStore: Sendable {
+  /// The store's folder, absolute.
+  public let root: String
+  /// The environment folder searched first (and written to), if any.
+  public let environment: String?
+
+  /// The file that marks a top-level folder as an environment folder, so listings of the root
+  /// leave it out.
+  static let environmentMarker = ".snapdiff-environment"
+
+  /// - Throws: `KeyError` when the environment name is not a single safe folder name.
+  public init(root: String, environment: String? = nil) throws(KeyError) {
+    self.root = FileSystem.absolute(root)
+    if let environment {
+      let key = try SnapshotKey(environment)
+      guard !key.rawValue.contains("/") else {
+        throw KeyError(key: environment, problem: "is not a single folder name")
+      }
+    }
+    self.environment = environment
+  }
+
+  /// A baseline found in the store.
+  public struct Location: Sendable, Equatable {
+    public var path: String
+    /// The environment folder it came from; `nil` for the store's root.
+    public var environment: String?
+  }
+
+  /// The baseline of `key`: in the environment folder when it has one, else in the root.
+  ///
+  /// - Throws: `FileError` when the file there is a link that leads outside the store.
+  public func locate(_ key: SnapshotKey) throws(FileError) -> Location? {
+    if let environment {
+      let path = environmentRoot(environment) + "/" + key.relativePath()
+      if FileSystem.isFile(path) {
+        try checkInside(path)
+        return Location(path: path, environment: environment)
+      }
+    }
+    let path = root + "/" + key.relativePath()
+    guard FileSystem.isFile(path) else { return nil }
+    try checkInside(path)
+    return Location(path: path, environment: nil)
+  }
+
+  /// Where `key`'s files are written: the environment folder when there is one.
+  public func writePath(for key: SnapshotKey, suffix: String = ".png") -> String {
+    (environment.map(environmentRoot) ?? root) + "/" + key.relativePath(suffix: suffix)
+  }
+
+  /// The path of a file beside a baseline (`.snapdiff.json`, `.tree.json`, `.rejected.json`).
+  public func sidecarPath(of location: Location, suffix: String) -> String {
+    String(location.path.dropLast(4)) + suffix
+  }
+
+  /// Writes `png` as the baseline of `key`, atomically.
+  public func write(_ png: [UInt8], for key: SnapshotKey) throws {
+    let path = writePath(for: key)
+    try withLock {
+      try prepareFolder(for: path)
+      try FileIO.writeAtomically(png, to: path)
+    }
+  }
+
+  /// Deletes the baseline of `key` at `location` (and its sidecar files).
+  public func remove(_ location: Location) throws {
+    try withLock {
+      try FileSystem.remove(location.path)
+      for suffix in [".snapdiff.json", ".tree.json", ".rejected.json"] {
+        try FileSystem.remove(sidecarPath(of: location, suffix: suffix))
+      }
+    }
+  }
+
+  /// Every baseline key in the root (environment folders left out), or in one environment.
+  public func keys(inEnvironment environment: String? = nil) throws -> [SnapshotKey] {
+    let folder = environment.map(environmentRoot) ?? root
+    guard FileSystem.isDirectory(folder) else { return [] }
+    let files = try FileSystem.files(under: folder) { relative in
+      environment == nil && !relative.contains("/")
+        && FileSystem.exists(folder + "/" + relative + "/" + Self.environmentMarker)
+    }
+    return files.filter { $0.hasSuffix(".png") }.compactMap { try? SnapshotKey(relativeImagePath: $0) }
+  }
+
+  /// The settings stored beside the baseline, if any.
+  public func settings(at location: Location) throws -> SnapshotSettings? {
+    try SnapshotSettings.load(sidecarPath(of: location, suffix: ".snapdiff.json"))
+  }
+
+  /// The change hashes rejected for the snapshot whose baseline is at `location`.
+  public func rejectedChanges(at location: Location) throws -> Set<String> {
+    let path = sidecarPath(of: location, suffix: ".rejected.json")
+    guard FileSystem.isFile(path) else { return [] }
+    return try RejectedChanges.decode(FileIO.read(path, limit: 1 << 24), path: path).changes
+  }
+
+  /// Remembers `changeHash` as rejected for the baseline at `location`.
+  public func reject(_ changeHash: String, at location: Location) throws {
+    let path = sidecarPath(of: location, suffix: ".rejected.json")
+    try withLock {
+      var rejected = RejectedChanges(changes: [])
+      if FileSystem.isFile(path) {
+        rejected = try RejectedChanges.decode(FileIO.read(path, limit: 1 << 24), path: path)
+      }
+      rejected.changes.insert(changeHash)
+      try FileIO.writeAtomically(rejected.encoded(), to: path)
+    }
+  }
+
+  /// Forgets a rejected change (it was approved after all).
+  public func forgetRejection(_ changeHash: String, at location: Location) throws {
+    let path = sidecarPath(of: location, suffix: ".rejected.json")
+    guard FileSystem.isFile(path) else { return }
+    try withLock {
+      var rejected = try RejectedChanges.decode(FileIO.read(path, limit: 1 << 24), path: path)
+      guard rejected.changes.remove(changeHash) != nil else { return }
+      if rejected.changes.isEmpty {
+        try FileSystem.remove(path)
+      } else {
+        try FileIO.writeAtomically(rejected.encoded(), to: path)
+      }
+    }
+  }
+
+  /// Runs `body` holding the store's lock (`<root>/.snapdiff.lock`).
+  public func withLock<T>(_ body: () throws -> T) throws -> T {
+    try FileSystem.createDirectories(root)
+    return try FileLock.withLock(root + "/.snapdiff.lock", body)
+  }
+
+  private func environmentRoot(_ environment: String) -> String { root + "/" + environment }
+
+  private func prepareFolder(for path: String) throws {
+    let folder = String(path[..<path.lastIndex(of: "/")!])
+    try FileSystem.createDirectories(folder)
+    if let environment, !FileSystem.exists(environmentRoot(environment) + "/" + Self.environmentMarker) {
+      try FileIO.writeAtomically(
+        Array("snapdiff environment folder: \(environment)\n".utf8),
+        to: environmentRoot(environment) + "/" + Self.environmentMarker)
+    }
+  }
+
+  /// Refuses a baseline that is, or lies under, a link leading outside the store.
+  private func checkInside(_ path: String) throws(FileError) {
+    guard let real = FileSystem.resolved(path), let realRoot = FileSystem.resolved(root),
+      real.hasPrefix(realRoot + "/")
+    else {
+      throw FileError(path: path, message: "is a symbolic link that leads outside the baseline store")
+    }
+  }
+}
+
+/// `<key>.rejected.json`: the changes a reviewer refused for one snapshot.
+struct RejectedChanges: Codable {
+  var changes: Set<String>
+
+  func encoded() throws -> [UInt8] {
+    let body = changes.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+    return Array("{\"changes\": [\(body)]}\n".utf8)
+  }
+
+  static func decode(_ bytes: [UInt8], path: String) throws -> RejectedChanges {
+    do {
+      return try JSONDecoderBox.decode(RejectedChanges.self, from: bytes)
+    } catch {
+      throw ConfigurationError("\(path): not a valid list of rejected changes: \(JSONProblem.describe(error))")
+    }
+  }
+}

@@ -1,0 +1,21 @@
+/// Baselines that no snapshot of a complete run used: candidates for deletion.
+public enum Pruning {
+  /// The baselines in the run's scope (its environment folder, or the store's root without
+  /// environment folders) that none of the run's snapshots compared against.
+  ///
+  /// - Throws: `RunError` when the run did not cover the whole folder of current frames.
+  public static func unusedBaselines(in store: BaselineStore, by record: RunRecord, folder: RunFolder)
+    throws -> [BaselineStore.Location]
+  {
+    guard record.complete else {
+      throw RunError("run \(record.id) looked at only some frames (--only): prune needs a complete run")
+    }
+    let used = Set(record.snapshots.compactMap { $0.baseline.map(folder.resolve) })
+    let scope = store.environment
+    let keys = try store.keys(inEnvironment: scope)
+    return keys.map { key in
+      let path = (scope.map { store.root + "/" + $0 } ?? store.root) + "/" + key.relativePath()
+      return BaselineStore.Location(path: path, environment: scope)
+    }.filter { !used.contains($0.path) }
+  }
+}

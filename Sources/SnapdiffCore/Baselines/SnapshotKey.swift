@@ -1,0 +1,124 @@
+/// The name of a snapshot: its path in the baseline store without `.png`, `/`-separated, as the
+/// test-side API builds it: `<id> - <test name>/<name>` (`Home - test_search/Home - search action`).
+///
+/// The same key names a frame under the current folder, a baseline, a snapshot in `run.json`,
+/// and what `approve` and `reject` take. A key can never point outside the store.
+public struct SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertible {
+  public let rawValue: String
+
+  /// The longest key, in UTF-8 bytes, and the longest component (a file name on most systems).
+  public static let maximumLength = 1024
+  public static let maximumComponentLength = 250
+
+  /// Validates `rawValue`.
+  ///
+  /// - Throws: `KeyError` for an empty key or component, a `.` or `..` component, a leading or
+  ///   trailing `/`, a backslash, NUL or another control character, or a name that is too long.
+  public init(_ rawValue: String) throws(KeyError) {
+    func fail(_ problem: String) -> KeyError { KeyError(key: rawValue, problem: problem) }
+    if rawValue.isEmpty { throw fail("is empty") }
+    if rawValue.utf8.count > Self.maximumLength {
+      throw fail("is longer than \(Self.maximumLength) bytes")
+    }
+    if rawValue.hasPrefix("/") { throw fail("starts with '/': keys are relative to the store") }
+    if rawValue.hasSuffix("/") { throw fail("ends with '/'") }
+    for scalar in rawValue.unicodeScalars {
+      if scalar == "\\" { throw fail("contains a backslash: use '/' between folders") }
+      if scalar.value == 0 { throw fail("contains a NUL character") }
+      if scalar.value < 0x20 || scalar.value == 0x7f {
+        throw fail("contains a control character (U+\(String(scalar.value, radix: 16, uppercase: true)))")
+      }
+    }
+    for component in rawValue.split(separator: "/", omittingEmptySubsequences: false) {
+      if component.isEmpty { throw fail("has an empty folder name ('//')") }
+      if component == "." || component == ".." {
+        throw fail("has a '\(component)' component: keys cannot leave the store")
+      }
+      if component.utf8.count > Self.maximumComponentLength {
+        throw fail("has a name longer than \(Self.maximumComponentLength) bytes")
+      }
+    }
+    self.rawValue = rawValue
+  }
+
+  /// The key of a file found at `relativePath` (`/`-separated) under a frames folder:
+  /// the path without its `.png` extension.
+  public init(relativeImagePath relativePath: String) throws(KeyError) {
+    guard relativePath.lowercased().hasSuffix(".png") else {
+      throw KeyError(key: relativePath, problem: "is not a .png file")
+    }
+    try self.init(String(relativePath.dropLast(4)))
+  }
+
+  /// The path of the key's file with `suffix` (`.png`, `.tree.json`, `.snapdiff.json`).
+  public func relativePath(suffix: String = ".png") -> String { rawValue + suffix }
+
+  /// The first component: the `<id> - <test name>` folder.
+  public var group: String { String(rawValue.split(separator: "/").first ?? "") }
+
+  /// Whether the key matches a shell-style pattern: `*` any characters (across `/`), `?` one.
+  public func matches(glob pattern: String) -> Bool {
+    Glob.matches(Array(rawValue.unicodeScalars), Array(pattern.unicodeScalars))
+  }
+
+  public var description: String { rawValue }
+
+  public static func < (lhs: SnapshotKey, rhs: SnapshotKey) -> Bool {
+    lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+  }
+
+  /// Pairs of keys that differ only by letter case: they would collide on macOS's and
+  /// Windows' case-insensitive file systems.
+  public static func caseCollisions(_ keys: some Sequence<SnapshotKey>) -> [(SnapshotKey, SnapshotKey)] {
+    var seen: [String: SnapshotKey] = [:]
+    var collisions: [(SnapshotKey, SnapshotKey)] = []
+    for key in keys.sorted() {
+      let folded = key.rawValue.lowercased()
+      if let other = seen[folded], other != key {
+        collisions.append((other, key))
+      } else {
+        seen[folded] = key
+      }
+    }
+    return collisions
+  }
+}
+
+/// A snapshot key that cannot be used, and why.
+public struct KeyError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var key: String
+  public var problem: String
+
+  public var description: String {
+    let shown = key.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : String($0) }.joined()
+    return "snapshot key '\(shown)' \(problem)"
+  }
+}
+
+/// Shell-style matching with `*` and `?`, iterative with backtracking on the last `*`.
+enum Glob {
+  static func matches(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
+    var t = 0
+    var p = 0
+    var starPattern = -1
+    var starText = 0
+    while t < text.count {
+      if p < pattern.count && (pattern[p] == "?" || pattern[p] == text[t]) {
+        t += 1
+        p += 1
+      } else if p < pattern.count && pattern[p] == "*" {
+        starPattern = p
+        starText = t
+        p += 1
+      } else if starPattern >= 0 {
+        p = starPattern + 1
+        starText += 1
+        t = starText
+      } else {
+        return false
+      }
+    }
+    while p < pattern.count && pattern[p] == "*" { p += 1 }
+    return p == pattern.count
+  }
+}

@@ -1,0 +1,110 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Per-snapshot comparison settings: `<key>.snapdiff.json` beside a baseline or beside a current
+/// frame. Every field is optional; a present one overrides the run's default, and ignore regions
+/// add up.
+///
+/// ```json
+/// {"threshold": 0.05, "maxDiffPixels": 10,
+///  "ignoreRegions": [{"x": 0, "y": 0, "width": 390, "height": 44}]}
+/// ```
+public struct SnapshotSettings: Sendable, Codable, Equatable {
+  public var threshold: Double?
+  public var includeAA: Bool?
+  public var maxDiffPixels: Int?
+  public var maxDiffRatio: Double?
+  public var ignoreRegions: [Region]?
+
+  public init(
+    threshold: Double? = nil, includeAA: Bool? = nil, maxDiffPixels: Int? = nil,
+    maxDiffRatio: Double? = nil, ignoreRegions: [Region]? = nil
+  ) {
+    self.threshold = threshold
+    self.includeAA = includeAA
+    self.maxDiffPixels = maxDiffPixels
+    self.maxDiffRatio = maxDiffRatio
+    self.ignoreRegions = ignoreRegions
+  }
+
+  /// A rectangle in pixels, as JSON writes it.
+  public struct Region: Sendable, Codable, Equatable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(_ rect: PixelRect) {
+      x = rect.x
+      y = rect.y
+      width = rect.width
+      height = rect.height
+    }
+
+    public var rect: PixelRect { PixelRect(x: x, y: y, width: width, height: height) }
+  }
+
+  /// `options` with these settings applied.
+  public func applied(to options: DiffOptions) -> DiffOptions {
+    var result = options
+    if let threshold { result.threshold = threshold }
+    if let includeAA { result.includeAA = includeAA }
+    if let maxDiffPixels { result.maxDiffPixels = maxDiffPixels }
+    if let maxDiffRatio { result.maxDiffRatio = maxDiffRatio }
+    result.ignoreRegions += (ignoreRegions ?? []).map(\.rect)
+    return result
+  }
+
+  /// Reads a settings file, or `nil` when there is none.
+  ///
+  /// - Throws: `ConfigurationError` naming the file when it is not valid.
+  public static func load(_ path: String) throws -> SnapshotSettings? {
+    guard FileSystem.isFile(path) else { return nil }
+    let bytes = try FileIO.read(path, limit: 1 << 20)
+    let settings: SnapshotSettings
+    do {
+      settings = try JSONDecoder().decode(SnapshotSettings.self, from: Data(bytes))
+    } catch {
+      throw ConfigurationError("\(path): not valid snapshot settings: \(JSONProblem.describe(error))")
+    }
+    let options = settings.applied(to: DiffOptions())
+    if let problem = options.problem { throw ConfigurationError("\(path): \(problem)") }
+    return settings
+  }
+}
+
+/// Short, readable descriptions of `DecodingError`s: what is wrong, and where in the document.
+public enum JSONProblem {
+  public static func describe(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return String(describing: error) }
+    func path(_ context: DecodingError.Context) -> String {
+      let parts = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
+      return parts.isEmpty ? "the document" : "$" + parts.joined()
+    }
+    switch error {
+    case .typeMismatch(let type, let context):
+      return "\(path(context)) should be \(typeName(type))"
+    case .valueNotFound(let type, let context):
+      return "\(path(context)) should be \(typeName(type)), not null"
+    case .keyNotFound(let key, let context):
+      return "\(path(context)) is missing \"\(key.stringValue)\""
+    case .dataCorrupted(let context):
+      let underlying = context.underlyingError.map { ": \($0)" } ?? ""
+      return "\(path(context)): \(context.debugDescription)\(underlying)"
+    @unknown default:
+      return String(describing: error)
+    }
+  }
+
+  private static func typeName(_ type: Any.Type) -> String {
+    switch type {
+    case is Double.Type, is Int.Type: "a number"
+    case is Bool.Type: "true or false"
+    case is String.Type: "a string"
+    default: "\(type)".hasPrefix("Array") ? "an array" : "an object"
+    }
+  }
+}

@@ -1,0 +1,165 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The few file-system operations snapdiff needs, on POSIX calls.
+public enum FileSystem {
+  public enum Kind: Sendable { case file, directory, symbolicLink, other }
+
+  /// What is at `path` (without following a final symbolic link), or `nil` when nothing is.
+  public static func kind(of path: String) -> Kind? {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return nil }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return .file
+    case S_IFDIR: return .directory
+    case S_IFLNK: return .symbolicLink
+    default: return .other
+    }
+  }
+
+  /// Whether `path` is a regular file or a link to one.
+  public static func isFile(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+  }
+
+  public static func isDirectory(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+  }
+
+  public static func exists(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0
+  }
+
+  /// Creates `path` and every missing folder above it.
+  public static func createDirectories(_ path: String) throws(FileError) {
+    if isDirectory(path) { return }
+    var built = path.hasPrefix("/") ? "" : "."
+    for component in path.split(separator: "/") {
+      built += "/" + component
+      if mkdir(built, 0o755) != 0 && errno != EEXIST {
+        throw .system(path: built, action: "create the folder")
+      }
+    }
+    guard isDirectory(path) else {
+      throw FileError(path: path, message: "exists and is not a folder")
+    }
+  }
+
+  /// Removes a file (or an empty folder); missing is fine.
+  public static func remove(_ path: String) throws(FileError) {
+    if unlink(path) == 0 || errno == ENOENT { return }
+    if errno == EISDIR || errno == EPERM, rmdir(path) == 0 { return }
+    throw .system(path: path, action: "remove")
+  }
+
+  /// Removes a folder and everything in it.
+  public static func removeTree(_ path: String) throws(FileError) {
+    guard kind(of: path) == .directory else { return try remove(path) }
+    for name in try entries(of: path) { try removeTree(path + "/" + name) }
+    if rmdir(path) != 0 && errno != ENOENT { throw .system(path: path, action: "remove the folder") }
+  }
+
+  /// The names in a folder, `.` and `..` left out, sorted by their bytes.
+  public static func entries(of path: String) throws(FileError) -> [String] {
+    guard let directory = opendir(path) else { throw .system(path: path, action: "list the folder") }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  }
+
+  /// Every regular file below `root`, as `/`-separated paths relative to it, sorted. Hidden
+  /// names (starting with `.`) are skipped; `skip` can leave out folders by relative path.
+  public static func files(
+    under root: String, skip: (String) -> Bool = { _ in false }
+  ) throws(FileError) -> [String] {
+    var result: [String] = []
+    func walk(_ relative: String) throws(FileError) {
+      let absolute = relative.isEmpty ? root : root + "/" + relative
+      for name in try entries(of: absolute) where !name.hasPrefix(".") {
+        let child = relative.isEmpty ? name : relative + "/" + name
+        let path = root + "/" + child
+        if isDirectory(path) {
+          if kind(of: path) == .symbolicLink || skip(child) { continue }
+          try walk(child)
+        } else if isFile(path) {
+          result.append(child)
+        }
+      }
+    }
+    try walk("")
+    return result.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  }
+
+  /// The current working folder.
+  public static func currentDirectory() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    guard getcwd(&buffer, buffer.count) != nil else { return "." }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// `path` made absolute against the working folder and normalised (`.`, `..`, `//` resolved
+  /// textually; symbolic links are not followed).
+  public static func absolute(_ path: String, relativeTo base: String? = nil) -> String {
+    let joined = path.hasPrefix("/") ? path : (base ?? currentDirectory()) + "/" + path
+    var parts: [Substring] = []
+    for part in joined.split(separator: "/") {
+      if part == "." { continue }
+      if part == ".." {
+        if !parts.isEmpty { parts.removeLast() }
+        continue
+      }
+      parts.append(part)
+    }
+    return "/" + parts.joined(separator: "/")
+  }
+
+  /// The path that leads from folder `base` to `target` (both made absolute), `/`-separated.
+  public static func relativePath(from base: String, to target: String) -> String {
+    let from = absolute(base).split(separator: "/")
+    let to = absolute(target).split(separator: "/")
+    var common = 0
+    while common < from.count && common < to.count && from[common] == to[common] { common += 1 }
+    let ups = Array(repeating: "..", count: from.count - common)
+    let downs = to[common...].map(String.init)
+    let parts = ups + downs
+    return parts.isEmpty ? "." : parts.joined(separator: "/")
+  }
+
+  /// The real path with every symbolic link resolved, or `nil` when it does not exist.
+  public static func resolved(_ path: String) -> String? {
+    guard let pointer = realpath(path, nil) else { return nil }
+    defer { free(pointer) }
+    return String(cString: pointer)
+  }
+
+  /// Points the symbolic link at `path` to `target`, replacing an old link atomically.
+  public static func replaceSymbolicLink(at path: String, pointingTo target: String) throws(FileError) {
+    let temporary = path + ".\(getpid()).tmp"
+    unlink(temporary)
+    guard symlink(target, temporary) == 0 else { throw .system(path: path, action: "create the link") }
+    guard rename(temporary, path) == 0 else {
+      unlink(temporary)
+      throw .system(path: path, action: "replace the link")
+    }
+  }
+
+  /// The target of a symbolic link.
+  public static func linkTarget(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink(path, &buffer, buffer.count - 1)
+    guard count >= 0 else { return nil }
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}

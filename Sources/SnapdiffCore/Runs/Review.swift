@@ -1,0 +1,151 @@
+/// Approving and rejecting the snapshots of a run.
+///
+/// Approving copies the run's current frame over the baseline (or, for a `missing` snapshot,
+/// deletes the baseline) and marks the snapshot `approved` in `run.json`; rejecting remembers the
+/// change's hash beside the baseline so the same change stays failed in later runs.
+///
+/// ```swift
+/// let review = try Review(folder: RunFolder.open(in: ".snapdiff/runs", id: nil))
+/// let approved = try review.approve(Review.Selection(sameAs: "Home - test_search/Home"))
+/// ```
+public struct Review: Sendable {
+  public let folder: RunFolder
+  /// The store the run compared against.
+  public let store: BaselineStore
+
+  public init(folder: RunFolder) throws {
+    self.folder = folder
+    let record = try folder.load()
+    store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
+  }
+
+  /// Which snapshots a command applies to: the union of every selector given.
+  public struct Selection: Sendable, Equatable {
+    /// Keys or globs (`'Onboarding*'`).
+    public var patterns: [String]
+    public var failed: Bool
+    public var new: Bool
+    public var all: Bool
+    /// Every snapshot whose change is the same as this key's.
+    public var sameAs: String?
+
+    public init(
+      patterns: [String] = [], failed: Bool = false, new: Bool = false, all: Bool = false,
+      sameAs: String? = nil
+    ) {
+      self.patterns = patterns
+      self.failed = failed
+      self.new = new
+      self.all = all
+      self.sameAs = sameAs
+    }
+
+    public var isEmpty: Bool { patterns.isEmpty && !failed && !new && !all && sameAs == nil }
+  }
+
+  /// Statuses a reviewer can act on.
+  static let reviewable: Set<SnapshotStatus> = [.failed, .new, .missing, .rejected]
+
+  /// The snapshots of `record` that `selection` picks, in key order.
+  ///
+  /// - Throws: `RunError` when a pattern or `sameAs` matches nothing a reviewer can act on.
+  public static func select(_ selection: Selection, in record: RunRecord) throws -> [SnapshotRecord] {
+    var chosen = Set<String>()
+    let candidates = record.snapshots.filter { reviewable.contains($0.status) }
+    if selection.all { chosen.formUnion(candidates.map(\.key)) }
+    if selection.failed {
+      chosen.formUnion(candidates.filter { $0.status == .failed || $0.status == .rejected }.map(\.key))
+    }
+    if selection.new { chosen.formUnion(candidates.filter { $0.status == .new }.map(\.key)) }
+    for pattern in selection.patterns {
+      let matches = record.snapshots.filter { snapshot in
+        snapshot.key == pattern || ((try? SnapshotKey(snapshot.key))?.matches(glob: pattern) ?? false)
+      }
+      if matches.isEmpty { throw RunError("no snapshot in run \(record.id) matches '\(pattern)'") }
+      let actionable = matches.filter { reviewable.contains($0.status) }
+      if actionable.isEmpty {
+        let statuses = Set(matches.map(\.status.rawValue)).sorted().joined(separator: ", ")
+        throw RunError("'\(pattern)' matches only snapshots with nothing to review (\(statuses))")
+      }
+      chosen.formUnion(actionable.map(\.key))
+    }
+    if let key = selection.sameAs {
+      guard let reference = record.snapshots.first(where: { $0.key == key }) else {
+        throw RunError("no snapshot '\(key)' in run \(record.id)")
+      }
+      guard let hash = reference.changeHash else {
+        throw RunError("'\(key)' has no change to match (it is \(reference.status.rawValue))")
+      }
+      chosen.formUnion(candidates.filter { $0.changeHash == hash }.map(\.key))
+    }
+    return record.snapshots.filter { chosen.contains($0.key) }
+  }
+
+  /// Promotes the selected snapshots' current frames to baselines (deleting the baselines of
+  /// `missing` ones) and marks them approved. With `dryRun`, changes nothing.
+  ///
+  /// - Returns: the snapshots approved (or that would be), as they were before.
+  @discardableResult
+  public func approve(_ selection: Selection, dryRun: Bool = false) throws -> [SnapshotRecord] {
+    let chosen = try Self.select(selection, in: folder.load())
+    guard !dryRun else { return chosen }
+    for snapshot in chosen {
+      let key = try SnapshotKey(snapshot.key)
+      if snapshot.status == .missing {
+        guard let baseline = snapshot.baseline else { continue }
+        try store.remove(try location(ofRecordedBaseline: baseline))
+        continue
+      }
+      guard let current = snapshot.current else {
+        throw RunError("'\(snapshot.key)' has no current frame in run \(folder.id)")
+      }
+      let bytes = try FileIO.read(folder.resolve(current))
+      // Never promote a frame that does not decode.
+      _ = try PNGDecoder().header(of: bytes, path: folder.resolve(current))
+      try store.write(bytes, for: key)
+      if let hash = snapshot.changeHash, let location = try store.locate(key) {
+        try store.forgetRejection(hash, at: location)
+      }
+    }
+    let keys = Set(chosen.map(\.key))
+    let record = try folder.update { record in
+      for index in record.snapshots.indices where keys.contains(record.snapshots[index].key) {
+        let snapshot = record.snapshots[index]
+        record.snapshots[index].baseline =
+          snapshot.status == .missing
+          ? nil : folder.relative(store.writePath(for: try SnapshotKey(snapshot.key)))
+        record.snapshots[index].status = .approved
+      }
+    }
+    try RunReports.write(record, to: folder)
+    return chosen
+  }
+
+  /// Marks the selected changes rejected, here and in later runs.
+  @discardableResult
+  public func reject(_ selection: Selection) throws -> [SnapshotRecord] {
+    let chosen = try Self.select(selection, in: folder.load())
+    for snapshot in chosen {
+      guard let hash = snapshot.changeHash, let baseline = snapshot.baseline else { continue }
+      try store.reject(hash, at: try location(ofRecordedBaseline: baseline))
+    }
+    let keys = Set(chosen.map(\.key))
+    let record = try folder.update { record in
+      for index in record.snapshots.indices where keys.contains(record.snapshots[index].key) {
+        record.snapshots[index].status = .rejected
+      }
+    }
+    try RunReports.write(record, to: folder)
+    return chosen
+  }
+
+  /// A baseline path from `run.json`, checked to lie inside the store.
+  private func location(ofRecordedBaseline relative: String) throws -> BaselineStore.Location {
+    let path = folder.resolve(relative)
+    guard path.hasPrefix(store.root + "/") else {
+      throw RunError("\(folder.recordPath): baseline '\(relative)' lies outside the store \(store.root)")
+    }
+    let environment = store.environment.flatMap { path.hasPrefix(store.root + "/" + $0 + "/") ? $0 : nil }
+    return BaselineStore.Location(path: path, environment: environment)
+  }
+}

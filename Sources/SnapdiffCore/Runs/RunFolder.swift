@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One run's folder, `.snapdiff/runs/<run-id>/`: `run.json`, copies of the current frames that
+/// differ or are new (`current/<key>.png`), diff images (`diff/<key>.png`) and the reports.
+/// `.snapdiff/runs/last` links to the newest.
+public struct RunFolder: Sendable {
+  /// The folder, absolute.
+  public let path: String
+  public let id: String
+
+  public var recordPath: String { path + "/run.json" }
+
+  public init(path: String) {
+    self.path = FileSystem.absolute(path)
+    id = String(self.path.split(separator: "/").last ?? "")
+  }
+
+  /// Makes a new run folder in `runsDirectory` named by the current UTC time
+  /// (`20261122-034512-123`), so that ids sort by time.
+  public static func create(in runsDirectory: String) throws -> (folder: RunFolder, createdAt: String) {
+    try FileSystem.createDirectories(runsDirectory)
+    let stamp = timestamp()
+    var id = stamp.id
+    var suffix = 2
+    while mkdir(runsDirectory + "/" + id, 0o755) != 0 {
+      guard errno == EEXIST else {
+        throw FileError.system(path: runsDirectory + "/" + id, action: "create the run folder")
+      }
+      id = "\(stamp.id)-\(suffix)"
+      suffix += 1
+    }
+    return (RunFolder(path: runsDirectory + "/" + id), stamp.iso)
+  }
+
+  /// The run `id` in `runsDirectory`, or the last one when `id` is `nil`.
+  ///
+  /// - Throws: `RunError` when there is no such run.
+  public static func open(in runsDirectory: String, id: String?) throws -> RunFolder {
+    let name = id ?? "last"
+    if name.contains("/") || name == ".." || name == "." || name.isEmpty {
+      throw RunError("'\(name)' is not a run id")
+    }
+    let path = runsDirectory + "/" + name
+    guard FileSystem.isDirectory(path) else {
+      if id == nil {
+        throw RunError("no runs yet in \(runsDirectory): run `snapdiff check CURRENT_DIR` first")
+      }
+      let known = (try? FileSystem.entries(of: runsDirectory))?.filter { $0 != "last" }.suffix(5) ?? []
+      let hint = known.isEmpty ? "" : " (recent runs: \(known.joined(separator: ", ")))"
+      throw RunError("no run '\(name)' in \(runsDirectory)\(hint)")
+    }
+    if id == nil, let target = FileSystem.linkTarget(path) {
+      return RunFolder(path: runsDirectory + "/" + target)
+    }
+    return RunFolder(path: path)
+  }
+
+  /// Points `<runsDirectory>/last` at this run.
+  public func markAsLast() throws {
+    let runs = String(path[..<path.lastIndex(of: "/")!])
+    try FileSystem.replaceSymbolicLink(at: runs + "/last", pointingTo: id)
+  }
+
+  public func load() throws -> RunRecord {
+    guard FileSystem.isFile(recordPath) else { throw RunError("\(recordPath): no run record here") }
+    return try RunRecord.decode(FileIO.read(recordPath, limit: 1 << 30), path: recordPath)
+  }
+
+  public func save(_ record: RunRecord) throws {
+    try FileIO.writeAtomically(record.encoded(), to: recordPath)
+  }
+
+  /// Reads, changes and writes `run.json` under the run's lock, so concurrent reviewers never
+  /// lose each other's changes.
+  @discardableResult
+  public func update(_ change: (inout RunRecord) throws -> Void) throws -> RunRecord {
+    try FileLock.withLock(path + "/.lock") {
+      var record = try load()
+      try change(&record)
+      try save(record)
+      return record
+    }
+  }
+
+  /// Where this run keeps its copy of `key`'s current frame.
+  public func currentCopyPath(for key: SnapshotKey) -> String { path + "/current/" + key.relativePath() }
+
+  /// Where this run writes `key`'s diff image.
+  public func diffPath(for key: SnapshotKey) -> String { path + "/diff/" + key.relativePath() }
+
+  /// `absolutePath` relative to this folder.
+  public func relative(_ absolutePath: String) -> String {
+    FileSystem.relativePath(from: path, to: absolutePath)
+  }
+
+  /// A path from `run.json` made absolute again.
+  public func resolve(_ relativePath: String) -> String {
+    FileSystem.absolute(relativePath, relativeTo: path)
+  }
+
+  /// The UTC time as a run id and as ISO 8601.
+  static func timestamp() -> (id: String, iso: String) {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    var seconds = now.tv_sec
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    func pad(_ value: Int32, _ width: Int = 2) -> String {
+      let text = String(value)
+      return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+    let millis = pad(Int32(now.tv_nsec / 1_000_000), 3)
+    let date = "\(pad(parts.tm_year + 1900, 4))\(pad(parts.tm_mon + 1))\(pad(parts.tm_mday))"
+    let time = "\(pad(parts.tm_hour))\(pad(parts.tm_min))\(pad(parts.tm_sec))"
+    let iso =
+      "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T"
+      + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(millis)Z"
+    return ("\(date)-\(time)-\(millis)", iso)
+  }
+}
