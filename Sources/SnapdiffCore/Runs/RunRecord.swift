@@ -92,12 +92,24 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
     public var y: Int
     public var width: Int
     public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+      self.x = x
+      self.y = y
+      self.width = width
+      self.height = height
+    }
   }
 
   /// An image size in pixels.
   public struct Size: Sendable, Codable, Equatable {
     public var width: Int
     public var height: Int
+
+    public init(width: Int, height: Int) {
+      self.width = width
+      self.height = height
+    }
   }
 }
 
