@@ -22,16 +22,14 @@ struct SnapdiffProcess {
   }()
 
   /// Runs `snapdiff arguments…` in `directory` and waits for it.
-  static func run(_ arguments: [String], in directory: String? = nil) throws -> Output {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
+  /// `environment` is added to this process's, without `CI` and `SNAPDIFF_RECORD` (tests say
+  /// what they want).
+  static func run(
+    _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]
+  ) throws -> Output {
+    let process = try start(arguments, in: directory, environment: environment)
+    let out = process.standardOutput as! Pipe
+    let err = process.standardError as! Pipe
     // Read both pipes before waiting, so a large output cannot fill a pipe and block the child.
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     let errData = err.fileHandleForReading.readDataToEndOfFile()
@@ -40,6 +38,27 @@ struct SnapdiffProcess {
       status: process.terminationStatus,
       standardOutput: String(decoding: outData, as: UTF8.self),
       standardError: String(decoding: errData, as: UTF8.self))
+  }
+
+  /// Starts `snapdiff arguments…` without waiting; its output goes to pipes.
+  static func start(
+    _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]
+  ) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    var variables = ProcessInfo.processInfo.environment
+    variables["CI"] = nil
+    variables["SNAPDIFF_RECORD"] = nil
+    variables.merge(environment) { $1 }
+    process.environment = variables
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    return process
   }
 }
 

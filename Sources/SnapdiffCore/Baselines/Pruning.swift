@@ -1,7 +1,8 @@
 /// Baselines that no snapshot of a complete run used: candidates for deletion.
 public enum Pruning {
   /// The baselines in the run's scope (its environment folder, or the store's root without
-  /// environment folders) that none of the run's snapshots compared against.
+  /// environment folders) that none of the run's snapshots compared against: baselines of
+  /// snapshots that are gone.
   ///
   /// - Throws: `RunError` when the run did not cover the whole folder of current frames.
   public static func unusedBaselines(in store: BaselineStore, by record: RunRecord, folder: RunFolder)
@@ -10,7 +11,8 @@ public enum Pruning {
     guard record.complete else {
       throw RunError("run \(record.id) looked at only some frames (--only): prune needs a complete run")
     }
-    let used = Set(record.snapshots.compactMap { $0.baseline.map(folder.resolve) })
+    // A missing snapshot's baseline has no frame left to compare with: it counts as unused.
+    let used = Set(record.snapshots.filter { $0.status != .missing }.compactMap { $0.baseline.map(folder.resolve) })
     let scope = store.environment
     let keys = try store.keys(inEnvironment: scope)
     return keys.map { key in
