@@ -70,7 +70,7 @@ extension Snapdiff {
           line += "sizes differ: baseline \(result.baselineSize), current \(result.currentSize); "
         }
         line +=
-          "\(Format.count(result.differentPixels)) of \(Format.count(result.totalPixels)) pixels differ (\(Format.percent(result.differentRatio)))"
+          "\(ReportFormat.count(result.differentPixels)) of \(ReportFormat.count(result.totalPixels)) pixels differ (\(ReportFormat.percent(result.differentRatio)))"
         if !result.regions.isEmpty {
           let shown = result.regions.prefix(3).map(\.description).joined(separator: ", ")
           let more = result.regions.count > 3 ? ", …" : ""
@@ -78,10 +78,10 @@ extension Snapdiff {
         }
         var notCounted: [String] = []
         if result.antialiasedPixels > 0 {
-          notCounted.append("\(Format.count(result.antialiasedPixels)) anti-aliased")
+          notCounted.append("\(ReportFormat.count(result.antialiasedPixels)) anti-aliased")
         }
         if result.ignoredPixels > 0 {
-          notCounted.append("\(Format.count(result.ignoredPixels)) ignored")
+          notCounted.append("\(ReportFormat.count(result.ignoredPixels)) ignored")
         }
         if !notCounted.isEmpty { line += "; not counted: " + notCounted.joined(separator: ", ") }
         if result.passed && result.differentPixels > 0 { line += "; within tolerance" }

@@ -31,29 +31,3 @@ enum Console {
     }
   }
 }
-
-/// Numbers as people read them in a verdict line.
-enum Format {
-  /// `1234567` → `"1,234,567"`.
-  static func count(_ value: Int) -> String {
-    let digits = String(value.magnitude)
-    var grouped = ""
-    for (offset, digit) in digits.enumerated() {
-      if offset > 0 && (digits.count - offset) % 3 == 0 { grouped += "," }
-      grouped.append(digit)
-    }
-    return value < 0 ? "-" + grouped : grouped
-  }
-
-  /// A fraction as a percentage with up to three decimals: `0.00123` → `"0.123%"`.
-  static func percent(_ fraction: Double) -> String {
-    let thousandths = (fraction * 100_000).rounded()
-    if thousandths == 0 && fraction > 0 { return "<0.001%" }
-    var text = String(Int(thousandths) / 1000)
-    var decimals = String(Int(thousandths) % 1000)
-    decimals = String(repeating: "0", count: 3 - decimals.count) + decimals
-    while decimals.hasSuffix("0") { decimals.removeLast() }
-    if !decimals.isEmpty { text += "." + decimals }
-    return text + "%"
-  }
-}

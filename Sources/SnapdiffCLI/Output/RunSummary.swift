@@ -22,7 +22,7 @@ enum RunSummary {
     if let error = snapshot.error { return text + "  error: \(error)" }
     switch snapshot.status {
     case .failed, .rejected:
-      text += "  \(Format.count(snapshot.differentPixels)) px (\(Format.percent(snapshot.differentRatio)))"
+      text += "  \(ReportFormat.count(snapshot.differentPixels)) px (\(ReportFormat.percent(snapshot.differentRatio)))"
       if let baseline = snapshot.baselineSize, let current = snapshot.currentSize, baseline != current {
         text += ", size \(baseline.width)×\(baseline.height) → \(current.width)×\(current.height)"
       }

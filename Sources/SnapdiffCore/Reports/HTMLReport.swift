@@ -1,0 +1,148 @@
+/// `index.html`: one self-contained page to review a run, written into the run folder.
+///
+/// - A header with the run id, its time, its environment and record mode, and how many
+///   snapshots have each status (and how many hit an error).
+/// - A toolbar: a checkbox per status present, a text filter on the key, buttons that switch
+///   every snapshot to one view mode.
+/// - The snapshots grouped by status in `SnapshotStatus` order (failed, new, missing, rejected,
+///   approved, passed), each in the record's order. Passed snapshots are collapsed in a
+///   `<details>` and their images load lazily: a run may hold hundreds.
+/// - Per snapshot: the key, the status, the figures (different pixels, ratio, areas), its error
+///   if any, the images, and the commands that approve it. With a baseline and a current frame
+///   the images have view modes: 2-up (side by side), slider (the current frame over the
+///   baseline, cut at a draggable divider), blend (the current frame's opacity), toggle (a click
+///   flips between the two) and diff (the diff image).
+///
+/// Images are linked by the record's paths, relative to the run folder where the page lives,
+/// each segment percent-encoded; every text is escaped. CSS and script are inline, with no
+/// network access and no web fonts, and the same record always gives the same bytes. The script
+/// is described in `HTMLReport.script` (it can check itself in a headless browser).
+///
+/// ```swift
+/// try FileIO.writeAtomically(Array(HTMLReport.render(run).utf8), to: folder + "/index.html")
+/// ```
+public enum HTMLReport {
+  /// The file's name in the run folder.
+  public static let fileName = "index.html"
+
+  /// The view modes, in the order their buttons appear: the `data-mode` value and the label.
+  static let viewModes = [
+    ("2up", "2-up"), ("slider", "Slider"), ("blend", "Blend"), ("toggle", "Toggle"),
+    ("diff", "Diff"),
+  ]
+
+  /// The whole page, ending with a line feed.
+  public static func render(_ run: RunRecord) -> String {
+    let counts = run.counts
+    let statuses = SnapshotStatus.allCases.sorted()
+    let present = statuses.filter { counts[$0, default: 0] > 0 }
+    let errors = run.snapshots.count { $0.error != nil }
+
+    var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+    html += "<meta name=\"generator\" content=\"snapdiff\">\n"
+    let summary = present.filter { $0 != .passed }
+      .map { "\(counts[$0, default: 0]) \($0.rawValue)" }
+    let title =
+      "snapdiff run \(run.id)" + (summary.isEmpty ? "" : ": ")
+      + summary.joined(separator: ", ")
+    html += "<title>\(text(title))</title>\n<style>\n\(styles)</style>\n</head>\n<body>\n"
+
+    html += header(run, counts: counts, statuses: statuses, errors: errors)
+    html += toolbar(run, counts: counts, present: present)
+
+    html += "<main>\n"
+    if run.snapshots.isEmpty { html += "<p class=\"empty\">No snapshots in this run.</p>\n" }
+    for status in present {
+      html += group(status, of: run)
+    }
+    html += "</main>\n"
+    html += "<footer>Written by snapdiff. Image paths are relative to this page's folder, the"
+    html += " run folder; review with <code>snapdiff approve</code> and"
+    html += " <code>snapdiff reject</code>.</footer>\n"
+    html += "<script>\n\(script)</script>\n</body>\n</html>\n"
+    return html
+  }
+
+  private static func header(
+    _ run: RunRecord, counts: [SnapshotStatus: Int], statuses: [SnapshotStatus], errors: Int
+  ) -> String {
+    var html = "<header class=\"page-head\">\n"
+    html += "<h1>snapdiff <span class=\"run\">run <code>\(text(run.id))</code></span></h1>\n"
+    var meta = ["<time datetime=\"\(attribute(run.createdAt))\">\(text(run.createdAt))</time>"]
+    if let environment = run.environment {
+      meta.append("environment <code>\(text(environment))</code>")
+    }
+    meta.append("record mode <code>\(run.recordMode.rawValue)</code>")
+    meta.append(ReportFormat.plural(run.snapshots.count, "snapshot", "snapshots"))
+    if !run.complete { meta.append("a partial run: not every frame was checked") }
+    html += "<p class=\"meta\">" + meta.joined(separator: " · ") + "</p>\n"
+    html += "<ul class=\"counts\">\n"
+    for status in statuses {
+      let count = counts[status, default: 0]
+      html += "<li class=\"st-\(status.rawValue)\(count == 0 ? " zero" : "")\">"
+      html += "<span class=\"dot\"></span><b>\(ReportFormat.count(count))</b> \(status.rawValue)"
+      html += "</li>\n"
+    }
+    if errors > 0 {
+      html += "<li class=\"st-error\"><span class=\"dot\"></span>"
+      html += "<b>\(ReportFormat.count(errors))</b> \(errors == 1 ? "error" : "errors")</li>\n"
+    }
+    html += "</ul>\n</header>\n"
+    return html
+  }
+
+  private static func toolbar(
+    _ run: RunRecord, counts: [SnapshotStatus: Int], present: [SnapshotStatus]
+  ) -> String {
+    var html = "<div class=\"toolbar\">\n"
+    if !present.isEmpty {
+      html += "<fieldset class=\"status-filter\"><legend>Show</legend>\n"
+      for status in present {
+        html += "<label class=\"st-\(status.rawValue)\"><input type=\"checkbox\""
+        html += " value=\"\(status.rawValue)\" checked> \(status.rawValue)"
+        html += " <span class=\"count\">\(ReportFormat.count(counts[status, default: 0]))</span>"
+        html += "</label>\n"
+      }
+      html += "</fieldset>\n"
+    }
+    html += "<input class=\"name-filter\" type=\"search\" placeholder=\"Filter by name\""
+    html += " aria-label=\"Filter snapshots by name\">\n"
+    html += "<div class=\"mode-all\">View all as <div class=\"modes\" role=\"group\""
+    html += " aria-label=\"View every snapshot as\">"
+    for (mode, label) in viewModes {
+      html += "<button type=\"button\" data-mode=\"\(mode)\">\(label)</button>"
+    }
+    html += "</div></div>\n"
+    let total = run.snapshots.count
+    html += "<span class=\"shown\" aria-live=\"polite\">\(total) of \(total) shown</span>\n"
+    html += "</div>\n"
+    return html
+  }
+
+  private static func group(_ status: SnapshotStatus, of run: RunRecord) -> String {
+    let members = run.snapshots.indices.filter { run.snapshots[$0].status == status }
+    let heading =
+      "<span class=\"badge\">\(status.rawValue)</span>"
+      + " <span class=\"count\">\(ReportFormat.count(members.count))</span>"
+    var html = "<section class=\"group st-\(status.rawValue)\" data-status=\"\(status.rawValue)\""
+    html += " id=\"\(status.rawValue)\">\n"
+    if status == .passed {
+      html += "<details>\n<summary><h2>\(heading)</h2></summary>\n"
+    } else {
+      html += "<h2>\(heading)</h2>\n"
+    }
+    for index in members {
+      html += card(run.snapshots[index], id: "s\(index)", run: run)
+    }
+    if status == .passed { html += "</details>\n" }
+    html += "</section>\n"
+    return html
+  }
+
+  /// `text` escaped for element content.
+  static func text(_ text: String) -> String { Markup.escape(text) }
+
+  /// `text` escaped for a quoted attribute value.
+  static func attribute(_ text: String) -> String { Markup.escape(text, attribute: true) }
+}

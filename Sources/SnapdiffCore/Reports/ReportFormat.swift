@@ -1,0 +1,75 @@
+/// Numbers and figures as the reports write them, the same way `snapdiff compare` prints them.
+public enum ReportFormat {
+  /// `1234567` → `"1,234,567"`.
+  public static func count(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var grouped = ""
+    for (offset, digit) in digits.enumerated() {
+      if offset > 0 && (digits.count - offset) % 3 == 0 { grouped += "," }
+      grouped.append(digit)
+    }
+    return value < 0 ? "-" + grouped : grouped
+  }
+
+  /// A fraction as a percentage with up to three decimals: `0.00123` → `"0.123%"`, and
+  /// `"<0.001%"` for a difference too small to show.
+  public static func percent(_ fraction: Double) -> String {
+    guard fraction.isFinite else { return "?%" }
+    let thousandths = (fraction * 100_000).rounded()
+    if thousandths == 0 && fraction > 0 { return "<0.001%" }
+    let whole = Int(thousandths)
+    var text = String(whole / 1000)
+    var decimals = String(whole % 1000)
+    decimals = String(repeating: "0", count: 3 - decimals.count) + decimals
+    while decimals.hasSuffix("0") { decimals.removeLast() }
+    if !decimals.isEmpty { text += "." + decimals }
+    return text + "%"
+  }
+
+  /// `390×844`.
+  static func size(_ size: SnapshotRecord.Size) -> String { "\(size.width)×\(size.height)" }
+
+  /// `58×17 at (24, 320)`.
+  static func region(_ region: SnapshotRecord.Region) -> String {
+    "\(region.width)×\(region.height) at (\(region.x), \(region.y))"
+  }
+
+  /// `1 area`, `3 areas`.
+  static func plural(_ value: Int, _ singular: String, _ plural: String) -> String {
+    "\(count(value)) \(value == 1 ? singular : plural)"
+  }
+
+  /// The comparison in one sentence, as `snapdiff compare` says it: `17,143 of 329,160 pixels
+  /// differ (5.208%) in 3 areas`, with the sizes when they differ.
+  static func figures(_ snapshot: SnapshotRecord) -> String {
+    var text =
+      "\(count(snapshot.differentPixels)) of \(count(snapshot.totalPixels)) pixels differ"
+      + " (\(percent(snapshot.differentRatio)))"
+    if !snapshot.regions.isEmpty {
+      text += " in " + plural(snapshot.regions.count, "area", "areas")
+    }
+    if let baseline = snapshot.baselineSize, let current = snapshot.currentSize,
+      baseline != current
+    {
+      text += "; sizes differ: baseline \(size(baseline)), current \(size(current))"
+    }
+    return text
+  }
+
+  /// What was not counted: `140 anti-aliased, 12 ignored`, or `nil` when nothing was left out.
+  static func uncounted(_ snapshot: SnapshotRecord) -> String? {
+    var parts: [String] = []
+    if snapshot.antialiasedPixels > 0 {
+      parts.append("\(count(snapshot.antialiasedPixels)) anti-aliased")
+    }
+    if snapshot.ignoredPixels > 0 { parts.append("\(count(snapshot.ignoredPixels)) ignored") }
+    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+  }
+
+  /// The key's first `/`-component (the `<id> - <test name>` folder) and the rest; a key
+  /// without `/` has no group.
+  static func splitKey(_ key: String) -> (group: String?, name: String) {
+    guard let slash = key.firstIndex(of: "/") else { return (nil, key) }
+    return (String(key[..<slash]), String(key[key.index(after: slash)...]))
+  }
+}
