@@ -12,6 +12,7 @@ public struct Snapdiff: ParsableCommand {
     version: SnapdiffVersion.current,
     subcommands: [
       Compare.self, Check.self, Status.self, Approve.self, Reject.self, Prune.self, Report.self,
+      Render.self,
     ]
   )
 
