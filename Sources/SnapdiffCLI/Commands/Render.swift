@@ -13,7 +13,9 @@ extension Snapdiff {
         """
     )
 
-    @Argument(help: ArgumentHelp("The element tree (JSON).", valueName: "tree"))
+    @Argument(
+      help: ArgumentHelp(
+        "The element tree: JSON, or XCUITest's debugDescription text (.txt).", valueName: "tree"))
     var tree: String
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The PNG to write.", valueName: "path"))
@@ -28,7 +30,7 @@ extension Snapdiff {
 
     func run() throws {
       try reportingErrors {
-        let loaded = try ElementTree.load(tree)
+        let loaded = try ElementTree.load(anyFormat: tree, scale: scale ?? 1)
         let image = ElementRenderer().render(loaded, scale: scale)
         try PNGEncoder().write(image, to: output)
         print("\(output): \(image.width)×\(image.height)")

@@ -235,6 +235,14 @@ extension ElementTree {
     try decode(FileIO.read(path, limit: 1 << 28), path: path)
   }
 
+  /// Reads a tree from JSON, or from XCUITest's text dump (`debugDescription`) when the file
+  /// ends in `.txt`.
+  public static func load(anyFormat path: String, scale: Int = 1) throws -> ElementTree {
+    guard path.lowercased().hasSuffix(".txt") else { return try load(path) }
+    let bytes = try FileIO.read(path, limit: 1 << 28)
+    return try XCUITextDump.parse(String(decoding: bytes, as: UTF8.self), path: path, scale: scale)
+  }
+
   public static func decode(_ bytes: [UInt8], path: String) throws -> ElementTree {
     do {
       return try JSONDecoder().decode(ElementTree.self, from: Data(bytes))
