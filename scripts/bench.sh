@@ -26,6 +26,18 @@
 #   BENCH_PAIRS        pairs to run (default "iphone fhd 4k fhd-same")
 #   BENCH_SKIP_PYTHON  1 = skip pixelmatch-py (it is slow); then no parity check is done
 #   BENCH_PY_RUNS      timed runs for pixelmatch-py (default 3, no warm-up)
+#   SNAPDIFF_SCRATCH   SwiftPM scratch (build) folder for snapdiff (default: the package's .build)
+#   SNAPDIFF_LINK      how snapdiff is linked (start-up, measured with `snapdiff --version` on this
+#                      2-core VM: dynamic 8.1 ms, static-stdlib 5.3 ms, static-executable 3.6 ms,
+#                      a C program 1.4 ms):
+#                        static-executable  -Xswiftc -static-executable: everything static,
+#                                           libpng, zlib and glibc too (default on Linux; falls
+#                                           back to static-stdlib when it cannot link)
+#                        static-stdlib      --static-swift-stdlib: the Swift runtime static
+#                        dynamic            swift build's default
+#
+# Also here: scripts/bench/interleave.py, which times commands round by round in random order
+# (for A/B comparisons on a noisy shared machine, where back-to-back runs drift).
 #
 # Exit status: 0 when done and snapdiff's counts equal pixelmatch-py's; 1 when some count
 # differs (the tables show MISMATCH); 2 on a setup or tool error.
@@ -134,9 +146,33 @@ is_imagemagick "$COMPARE" || die "'compare' on PATH ($COMPARE) is not ImageMagic
 # ---------------------------------------------------------------------------------------------
 # 2. Builds
 # ---------------------------------------------------------------------------------------------
-log "swift build -c release --product snapdiff"
-swift build -c release --product snapdiff >&2 # stdout is kept for the report
-SNAPDIFF="$(swift build -c release --show-bin-path)/snapdiff"
+LINK="${SNAPDIFF_LINK:-$([[ "$(uname -s)" == Linux ]] && echo static-executable || echo dynamic)}"
+case "$LINK" in
+  static-executable | static-stdlib | dynamic) ;;
+  *) die "SNAPDIFF_LINK must be static-executable, static-stdlib or dynamic (got '$LINK')" ;;
+esac
+link_flags() {
+  case "$1" in
+    static-executable) echo "-Xswiftc -static-executable" ;;
+    static-stdlib) echo "--static-swift-stdlib" ;;
+    *) echo "" ;;
+  esac
+}
+build_flags=(-c release)
+[[ -z "${SNAPDIFF_SCRATCH:-}" ]] || build_flags+=(--scratch-path "$SNAPDIFF_SCRATCH")
+# shellcheck disable=SC2207 # the flags are plain words
+link=($(link_flags "$LINK"))
+log "swift build ${build_flags[*]} ${link[*]} --product snapdiff"
+if ! swift build "${build_flags[@]}" "${link[@]}" --product snapdiff >&2; then # stdout: the report
+  [[ "$LINK" == static-executable ]] || die "swift build failed"
+  log "a fully static link failed: falling back to --static-swift-stdlib"
+  LINK=static-stdlib
+  # shellcheck disable=SC2207
+  link=($(link_flags "$LINK"))
+  swift build "${build_flags[@]}" "${link[@]}" --product snapdiff >&2 || die "swift build failed"
+fi
+build_flags+=("${link[@]}")
+SNAPDIFF="$(swift build "${build_flags[@]}" --show-bin-path)/snapdiff"
 [[ -x "$SNAPDIFF" ]] || die "snapdiff binary not found at $SNAPDIFF"
 
 PNGFLOOR="$OUT/pngfloor"
@@ -184,6 +220,7 @@ run_measured() {
 {
   echo "- machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
   echo "- swift: $(swift --version 2>&1 | head -n 1)"
+  echo "- build: swift build ${build_flags[*]} --product snapdiff"
   echo "- snapdiff: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')$([[ -z "$(git -C "$REPO" status --porcelain -- Sources Package.swift 2>/dev/null)" ]] || echo ' + uncommitted changes')"
   echo "- peers: $(hyperfine --version), $("$COMPARE" -version | head -n 1 | sed 's/^Version: //; s/ https.*//'), $(
     if ((SKIP_PYTHON == 0)); then

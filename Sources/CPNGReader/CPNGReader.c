@@ -1,9 +1,16 @@
 #include "CPNGReader.h"
 
+#include "CPNGFastDecode.h"
+
 #include <png.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 struct cpng_reader {
   png_structp png;
@@ -12,6 +19,7 @@ struct cpng_reader {
   size_t size;
   size_t position;
   int header_read;
+  int fast_path;
   int failed;
   cpng_error_kind kind;
   char message[256];
@@ -48,11 +56,18 @@ static void read_from_memory(png_structp png, png_bytep out, png_size_t length) 
   reader->position += length;
 }
 
+/* SNAPDIFF_PNG_FAST_PATH=0 decodes everything with libpng (to compare the two paths). */
+static int fast_path_enabled(void) {
+  const char *setting = getenv("SNAPDIFF_PNG_FAST_PATH");
+  return !(setting && strcmp(setting, "0") == 0);
+}
+
 cpng_reader *cpng_reader_create(const uint8_t *data, size_t size) {
   cpng_reader *reader = calloc(1, sizeof *reader);
   if (!reader) return NULL;
   reader->data = data;
   reader->size = size;
+  reader->fast_path = fast_path_enabled();
   reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, on_error, on_warning);
   if (!reader->png) {
     free(reader);
@@ -122,6 +137,18 @@ cpng_error_kind cpng_reader_read_rgba(cpng_reader *reader, uint8_t *rgba) {
   int color_type = png_get_color_type(png, info);
   int has_trns = png_get_valid(png, info, PNG_INFO_tRNS) != 0;
 
+  /* Screenshots (8-bit RGB or RGBA, not interlaced) take the fast path, which checks as much as
+   * libpng does and, on anything unusual, leaves the decode to libpng from this same point. */
+  if (bit_depth == 8 && !has_trns &&
+      png_get_interlace_type(png, info) == PNG_INTERLACE_NONE &&
+      (color_type == PNG_COLOR_TYPE_RGB || color_type == PNG_COLOR_TYPE_RGB_ALPHA) &&
+      reader->position >= 16 && memcmp(reader->data + reader->position - 4, "IDAT", 4) == 0 &&
+      reader->fast_path &&
+      cpng_fast_decode(reader->data, reader->size, reader->position - 8, width, height,
+                       color_type == PNG_COLOR_TYPE_RGB ? 3 : 4, rgba)) {
+    return CPNG_OK;
+  }
+
   if (color_type == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
   if (color_type == PNG_COLOR_TYPE_GRAY && bit_depth < 8) png_set_expand_gray_1_2_4_to_8(png);
   if (has_trns) png_set_tRNS_to_alpha(png);
@@ -149,6 +176,10 @@ cpng_error_kind cpng_reader_read_rgba(cpng_reader *reader, uint8_t *rgba) {
   return CPNG_OK;
 }
 
+void cpng_reader_set_fast_path(cpng_reader *reader, int enabled) {
+  reader->fast_path = enabled && fast_path_enabled();
+}
+
 const char *cpng_reader_message(const cpng_reader *reader) {
   return reader->message;
 }
@@ -157,4 +188,17 @@ void cpng_reader_destroy(cpng_reader *reader) {
   if (!reader) return;
   png_destroy_read_struct(&reader->png, &reader->info, NULL);
   free(reader);
+}
+
+void cpng_advise_huge_pages(void *buffer, size_t size) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t huge = (uintptr_t)1 << 21;
+  if (!buffer || size < 2 * huge) return;
+  uintptr_t start = ((uintptr_t)buffer + huge - 1) & ~(huge - 1);
+  uintptr_t end = ((uintptr_t)buffer + size) & ~(huge - 1);
+  if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+  (void)buffer;
+  (void)size;
+#endif
 }

@@ -26,14 +26,41 @@ public struct FileComparison: Sendable {
 
   /// Compares the PNG at `baseline` with the PNG at `current`.
   ///
+  /// Two byte-identical files are identical images: their signature, header and size limit are
+  /// checked (a broken file is still an error) but nothing is decoded, unless a diff image is
+  /// asked for (then the baseline alone is decoded, to draw it).
+  ///
   /// - Parameters:
-  ///   - diffPath: where to write the diff image (atomically, with libpng's fast setting);
+  ///   - diffPath: where to write the diff image (atomically, with `PNGEncoder(speed: .fast)`);
   ///     `nil` counts only.
   /// - Throws: `FileError` or `PNGError` naming the file that cannot be read, decoded or written.
   /// - Complexity: O(width × height).
   public func compare(baseline: String, current: String, diffPath: String? = nil) throws -> Outcome {
-    let (baselineImage, currentImage) = try decodeBoth(baseline, current)
     let engine = PixelDiff(options: options)
+    let baselineImage: RGBAImage
+    let currentImage: RGBAImage
+    // Files of equal size may be byte-identical: read the baseline and compare the current
+    // file with it piece by piece. Files of different sizes never are, and each thread reads
+    // its own file and decodes it at once.
+    if let size = FileIO.regularFileSize(baseline), size == FileIO.regularFileSize(current) {
+      let first = try FileIO.read(baseline)
+      if FileIO.contentEquals(current, first) {
+        let header = try decoder.header(of: first, path: baseline)
+        guard let diffPath else {
+          return Outcome(result: engine.identicalResult(size: header.size), diffPath: nil)
+        }
+        let image = try decoder.decode(first, path: baseline)
+        let (result, drawn) = engine.compareDrawingIdentical(image)
+        try PNGEncoder(speed: .fast).write(drawn, to: diffPath)
+        return Outcome(result: result, diffPath: diffPath)
+      }
+      let decoder = self.decoder
+      (baselineImage, currentImage) = try Self.both(
+        { () throws -> RGBAImage in try decoder.decode(first, path: baseline) },
+        { () throws -> RGBAImage in try decoder.decode(contentsOf: current) })
+    } else {
+      (baselineImage, currentImage) = try decodeBoth(baseline, current)
+    }
     guard let diffPath else {
       return Outcome(result: engine.compare(baselineImage, currentImage), diffPath: nil)
     }
@@ -42,16 +69,24 @@ public struct FileComparison: Sendable {
     return Outcome(result: result, diffPath: diffPath)
   }
 
-  /// Decodes both files concurrently; the baseline's error wins when both fail.
+  /// Reads and decodes both files concurrently; the baseline's error wins when both fail.
   func decodeBoth(_ first: String, _ second: String) throws -> (RGBAImage, RGBAImage) {
-    let results = DecodeSlots()
     let decoder = self.decoder
+    return try Self.both(
+      { () throws -> RGBAImage in try decoder.decode(contentsOf: first) },
+      { () throws -> RGBAImage in try decoder.decode(contentsOf: second) })
+  }
+
+  /// Runs `first` and `second` at once on two threads and returns both results; `first`'s error
+  /// wins when both fail.
+  private static func both(
+    _ first: @Sendable () throws -> RGBAImage, _ second: @Sendable () throws -> RGBAImage
+  ) throws -> (RGBAImage, RGBAImage) {
+    let slots = DecodeSlots()
     DispatchQueue.concurrentPerform(iterations: 2) { index in
-      let path = index == 0 ? first : second
-      let outcome = Result { try decoder.decode(contentsOf: path) }
-      results.set(index, outcome)
+      slots.set(index, Result { try index == 0 ? first() : second() })
     }
-    return (try results.get(0), try results.get(1))
+    return (try slots.get(0), try slots.get(1))
   }
 }
 

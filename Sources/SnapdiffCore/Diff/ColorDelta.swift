@@ -69,6 +69,23 @@ func brightnessDelta(_ first: UInt32, _ second: UInt32) -> Double {
   return rgb2y(r1, g1, b1) - rgb2y(r2, g2, b2)
 }
 
+/// The `exact` match level's delta: infinite for any differing word (so above every
+/// threshold), negative when the second pixel is darker.
+@inline(__always)
+func exactDelta(_ first: UInt32, _ second: UInt32) -> Double {
+  if first == second { return 0 }
+  return brightnessDelta(first, second) > 0 ? -.infinity : .infinity
+}
+
+/// The `ignore-colors` match level's delta: the brightness term of the YIQ distance alone,
+/// on the same scale (black against white is 0.5053 × 255², about 32857 of 35215).
+@inline(__always)
+func luminanceDelta(_ first: UInt32, _ second: UInt32) -> Double {
+  let y = brightnessDelta(first, second)
+  let delta = 0.5053 * y * y
+  return y > 0 ? -delta : delta
+}
+
 /// The faded-gray value pixelmatch draws for an unchanged pixel: its brightness blended with
 /// white at `alpha` times its own opacity, truncated as a JavaScript `Uint8Array` store truncates.
 @inline(__always)

@@ -33,6 +33,9 @@ public struct DiffOptions: Sendable, Hashable {
   public var maxDiffPixels: Int
   /// The largest fraction (0...1) of different pixels a passing comparison may have. Default 0.
   public var maxDiffRatio: Double
+  /// How pixels are compared: `exact`, `strict` (pixelmatch, the default) or `ignoreColors`.
+  /// (`layout` is decided by `FrameComparison` from element trees; pixels then compare strictly.)
+  public var matchLevel: MatchLevel
 
   public init(
     threshold: Double = 0.1,
@@ -45,7 +48,8 @@ public struct DiffOptions: Sendable, Hashable {
     ignoreRegions: [PixelRect] = [],
     ignoredColor: RGBAColor = RGBAColor(red: 0, green: 128, blue: 255),
     maxDiffPixels: Int = 0,
-    maxDiffRatio: Double = 0
+    maxDiffRatio: Double = 0,
+    matchLevel: MatchLevel = .strict
   ) {
     self.threshold = threshold
     self.includeAA = includeAA
@@ -58,6 +62,7 @@ public struct DiffOptions: Sendable, Hashable {
     self.ignoredColor = ignoredColor
     self.maxDiffPixels = maxDiffPixels
     self.maxDiffRatio = maxDiffRatio
+    self.matchLevel = matchLevel
   }
 
   /// The problem with these options, or `nil` when they are valid.

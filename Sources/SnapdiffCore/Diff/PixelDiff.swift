@@ -1,3 +1,5 @@
+import CPNGReader
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -52,7 +54,13 @@ public struct PixelDiff: Sendable {
     let mask = IgnoreMask(regions: options.ignoreRegions, width: width, height: height)
     var counts = DiffCounts()
     var regions = DiffRegions(width: width, height: height)
-    var output = drawing ? [UInt8](repeating: 0, count: width * height * 4) : []
+    // Same-size comparisons draw every pixel unless only differences are drawn (a mask): then
+    // the buffer needs no zeroing first.
+    var output =
+      drawing
+      ? Self.outputBuffer(
+        count: width * height * 4, zeroed: baseline.size != current.size || options.diffMask)
+      : []
 
     if baseline.size == current.size && baseline.pixelCount == 0 {
       counts.identical = true
@@ -64,7 +72,7 @@ public struct PixelDiff: Sendable {
       baseline.pixels.withUnsafeBytes { a in
         current.pixels.withUnsafeBytes { b in
           output.withUnsafeMutableBytes { out in
-            var kernel = DiffKernel(
+            let kernel = DiffKernel(
               a: PixelWords(base: a.baseAddress!, width: width, height: height),
               b: PixelWords(base: b.baseAddress!, width: width, height: height),
               output: drawing ? out.baseAddress : nil, options: options, mask: mask)
@@ -82,19 +90,64 @@ public struct PixelDiff: Sendable {
         output: &output, counts: &counts, regions: &regions)
     }
 
-    let total = width * height
+    let result = makeResult(
+      counts: counts, regions: &regions, baselineSize: baseline.size, currentSize: current.size)
+    let image = drawing ? RGBAImage(width: width, height: height, pixels: output) : nil
+    return (result, image)
+  }
+
+  /// The result of comparing two byte-identical images of `size`, known without their pixels
+  /// (two byte-identical PNG files decode to the same pixels).
+  func identicalResult(size: PixelSize) -> DiffResult {
+    var regions = DiffRegions(width: 0, height: 0)
+    var counts = DiffCounts()
+    counts.identical = true
+    return makeResult(counts: counts, regions: &regions, baselineSize: size, currentSize: size)
+  }
+
+  /// What `compareDrawingDiff(image, image)` returns, without comparing the image with itself.
+  func compareDrawingIdentical(_ image: RGBAImage) -> (result: DiffResult, diffImage: RGBAImage) {
+    let mask = IgnoreMask(
+      regions: options.ignoreRegions, width: image.width, height: image.height)
+    var output = Self.outputBuffer(count: image.width * image.height * 4, zeroed: options.diffMask)
+    image.pixels.withUnsafeBytes { a in
+      output.withUnsafeMutableBytes { out in
+        guard let base = a.baseAddress, let outBase = out.baseAddress else { return }
+        let words = PixelWords(base: base, width: image.width, height: image.height)
+        let kernel = DiffKernel(a: words, b: words, output: outBase, options: options, mask: mask)
+        kernel.drawUnchanged()
+      }
+    }
+    return (
+      identicalResult(size: image.size),
+      RGBAImage(width: image.width, height: image.height, pixels: output)
+    )
+  }
+
+  /// A diff image's buffer, on huge pages where the system offers them (it is written once,
+  /// whole), zeroed only when some pixels may stay undrawn.
+  private static func outputBuffer(count: Int, zeroed: Bool) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      cpng_advise_huge_pages(buffer.baseAddress, buffer.count)
+      if zeroed, let base = buffer.baseAddress { memset(base, 0, buffer.count) }
+      initialized = buffer.count
+    }
+  }
+
+  private func makeResult(
+    counts: DiffCounts, regions: inout DiffRegions, baselineSize: PixelSize, currentSize: PixelSize
+  ) -> DiffResult {
+    let total = max(baselineSize.width, currentSize.width) * max(baselineSize.height, currentSize.height)
     let different = counts.different
     let ratio = total == 0 ? 0 : Double(different) / Double(total)
-    let result = DiffResult(
+    return DiffResult(
       differentPixels: different, antialiasedPixels: counts.antialiased,
       ignoredPixels: counts.ignored, totalPixels: total, identical: counts.identical,
       passed: different <= options.maxDiffPixels && ratio <= options.maxDiffRatio,
-      regions: different == 0 ? [] : regions.boxes(), baselineSize: baseline.size,
-      currentSize: current.size,
+      regions: different == 0 ? [] : regions.boxes(), baselineSize: baselineSize,
+      currentSize: currentSize,
       changeHash: different == 0
-        ? nil : counts.changeHash.finish(baseline: baseline.size, current: current.size))
-    let image = drawing ? RGBAImage(width: width, height: height, pixels: output) : nil
-    return (result, image)
+        ? nil : counts.changeHash.finish(baseline: baselineSize, current: currentSize))
   }
 
   /// Images of different sizes: compare their top-left overlap as usual; every pixel outside
@@ -164,12 +217,16 @@ struct DiffCounts {
 }
 
 /// The per-pixel loop over two same-size rasters, with pointers taken once per image.
+///
+/// The kernel itself is immutable: what changes per pixel (tallies, regions, the gray cache)
+/// lives in locals passed `inout`, so the compiler keeps it in registers.
 struct DiffKernel {
   let a: PixelWords
   let b: PixelWords
   let output: UnsafeMutableRawPointer?
   let mask: IgnoreMask
   let maxDelta: Double
+  let matchLevel: MatchLevel
   let includeAA: Bool
   let diffMask: Bool
   let alpha: Double
@@ -177,11 +234,6 @@ struct DiffKernel {
   let diffWord: UInt32
   let diffAltWord: UInt32
   let ignoredWord: UInt32
-  /// The last unchanged pixel drawn and its gray, since flat screenshots repeat colours.
-  private var lastGrayInput: UInt32 = 0
-  private var lastGrayOutput: UInt32 = 0
-  private var lastGrayTinted = false
-  private var hasLastGray = false
 
   init(
     a: PixelWords, b: PixelWords, output: UnsafeMutableRawPointer?, options: DiffOptions,
@@ -193,7 +245,9 @@ struct DiffKernel {
     self.mask = mask
     // pixelmatch's order of operations, so the same threshold gives the same double.
     maxDelta = maxYIQDelta * options.threshold * options.threshold
-    includeAA = options.includeAA
+    matchLevel = options.matchLevel
+    // Exact matching counts every differing pixel: no anti-aliasing allowance.
+    includeAA = options.includeAA || options.matchLevel == .exact
     diffMask = options.diffMask
     alpha = options.alpha
     aaWord = options.aaColor.word.littleEndian
@@ -205,19 +259,27 @@ struct DiffKernel {
   private var width: Int { a.width }
   private var height: Int { a.height }
 
+  /// Where unchanged pixels are drawn (as faded gray): nowhere when counting only, or when only
+  /// differences are drawn (a mask).
+  private var grayOutput: UnsafeMutableRawPointer? { diffMask ? nil : output }
+
   /// Draws every pixel as unchanged: the output of a byte-identical pair.
-  mutating func drawUnchanged() {
-    guard output != nil, !diffMask else { return }
+  func drawUnchanged() {
+    guard let gray = grayOutput else { return }
     for y in 0..<height {
       mask.forEachSegment(row: y, width: width) { start, end, ignored in
-        for x in start..<end { drawGray(at: y &* width &+ x, tinted: ignored) }
+        var cache = GrayCache(self, tinted: ignored)
+        for index in (y &* width &+ start)..<(y &* width &+ end) {
+          gray.storeBytes(
+            of: cache.word(for: a[index], self), toByteOffset: index &* 4, as: UInt32.self)
+        }
       }
     }
   }
 
-  mutating func scan(_ counts: inout DiffCounts, _ regions: inout DiffRegions) {
+  func scan(_ counts: inout DiffCounts, _ regions: inout DiffRegions) {
     // With nothing to draw for unchanged pixels, a row that is byte-equal costs one memcmp.
-    let skipEqualRows = output == nil || diffMask
+    let skipEqualRows = grayOutput == nil
     let rowBytes = width &* 4
     for y in 0..<height {
       let rowStart = y &* width
@@ -234,24 +296,31 @@ struct DiffKernel {
   }
 
   @inline(__always)
-  private mutating func scanSegment(
+  private func scanSegment(
     y: Int, from start: Int, to end: Int, ignored: Bool, _ counts: inout DiffCounts,
     _ regions: inout DiffRegions
   ) {
     let rowStart = y &* width
+    let gray = grayOutput
+    var cache = GrayCache(self, tinted: ignored)
     for x in start..<end {
       let index = rowStart &+ x
       let first = a[index]
       let second = b[index]
       // Equal words: no colour math at all.
       if first == second {
-        drawGray(at: index, tinted: ignored)
+        gray?.storeBytes(of: cache.word(for: first, self), toByteOffset: index &* 4, as: UInt32.self)
         continue
       }
-      let delta = colorDelta(first, second)
+      let delta: Double
+      switch matchLevel {
+      case .exact: delta = exactDelta(first, second)
+      case .ignoreColors: delta = luminanceDelta(first, second)
+      case .strict, .layout: delta = colorDelta(first, second)
+      }
       if abs(delta) <= maxDelta {
         // Similar enough: drawn like an unchanged pixel.
-        drawGray(at: index, tinted: ignored)
+        gray?.storeBytes(of: cache.word(for: first, self), toByteOffset: index &* 4, as: UInt32.self)
       } else if ignored {
         // Masked by the caller: never counted, shown so a reviewer sees what was hidden.
         counts.ignored &+= 1
@@ -280,18 +349,34 @@ struct DiffKernel {
 
   /// The faded baseline pixel; inside an ignore region, tinted blue.
   @inline(__always)
-  private mutating func drawGray(at index: Int, tinted: Bool) {
-    guard let output, !diffMask else { return }
-    let pixel = a[index]
-    if !(hasLastGray && pixel == lastGrayInput && tinted == lastGrayTinted) {
-      let value = UInt32(grayValue(pixel, alpha: alpha))
-      let redGreen = tinted ? value * 3 / 4 : value
-      let blue = tinted ? 255 : value
-      lastGrayOutput = (redGreen | redGreen << 8 | blue << 16 | 0xff00_0000).littleEndian
-      lastGrayInput = pixel
-      lastGrayTinted = tinted
-      hasLastGray = true
+  fileprivate func grayWord(_ pixel: UInt32, tinted: Bool) -> UInt32 {
+    let value = UInt32(grayValue(pixel, alpha: alpha))
+    let redGreen = tinted ? value * 3 / 4 : value
+    let blue = tinted ? 255 : value
+    return (redGreen | redGreen << 8 | blue << 16 | 0xff00_0000).littleEndian
+  }
+}
+
+/// The last baseline colour drawn as gray and its gray: flat screenshots repeat colours, so most
+/// unchanged pixels cost a compare and a store. One per segment (a segment is all tinted or not).
+private struct GrayCache {
+  private var input: UInt32
+  private var output: UInt32
+  private let tinted: Bool
+
+  @inline(__always)
+  init(_ kernel: DiffKernel, tinted: Bool) {
+    self.tinted = tinted
+    input = 0
+    output = kernel.grayWord(0, tinted: tinted)
+  }
+
+  @inline(__always)
+  mutating func word(for pixel: UInt32, _ kernel: DiffKernel) -> UInt32 {
+    if pixel != input {
+      input = pixel
+      output = kernel.grayWord(pixel, tinted: tinted)
     }
-    output.storeBytes(of: lastGrayOutput, toByteOffset: index &* 4, as: UInt32.self)
+    return output
   }
 }

@@ -22,38 +22,80 @@ public enum FileIO {
     guard expected <= limit else {
       throw FileError(path: path, message: "is \(expected) bytes, over the \(limit)-byte limit")
     }
-    var bytes = [UInt8](repeating: 0, count: max(expected, 0))
-    var filled = 0
+    // One read into a buffer of exactly the file's size, left uninitialised: nothing is
+    // written twice.
     var failure: Int32 = 0
-    bytes.withUnsafeMutableBytes { buffer in
+    var bytes = [UInt8](unsafeUninitializedCapacity: max(expected, 0)) { buffer, count in
+      var filled = 0
       while filled < buffer.count {
-        let count = systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
-        if count < 0 {
+        let got = systemRead(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+        if got < 0 {
           if errno == EINTR { continue }
           failure = errno
-          return
+          break
         }
-        if count == 0 { break }
-        filled += count
+        if got == 0 { break }
+        filled += got
       }
+      count = filled
     }
     if failure != 0 { throw .system(path: path, action: "read", errorNumber: failure) }
-    if filled < bytes.count { bytes.removeSubrange(filled...) }
     // A file that grew while we read it (or a pipe that reported size 0): read the rest.
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    try readRest(descriptor, into: &bytes, path: path, limit: limit)
+    return bytes
+  }
+
+  /// The size of the regular file at `path`, or `nil` when it is not one or cannot be seen;
+  /// errors are left to `read`, which names them.
+  public static func regularFileSize(_ path: String) -> Int? {
+    var status = stat()
+    guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return Int(status.st_size)
+  }
+
+  /// Whether the file at `path` holds exactly `bytes`, read in small pieces (no buffer the size
+  /// of the file, and reading stops at the first difference). `false` on any error: `read`
+  /// reports errors.
+  public static func contentEquals(_ path: String, _ bytes: [UInt8]) -> Bool {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    let chunkSize = 1 << 16
+    let chunk = UnsafeMutableRawPointer.allocate(byteCount: chunkSize, alignment: 16)
+    defer { chunk.deallocate() }
+    return bytes.withUnsafeBytes { expected in
+      var offset = 0
+      while true {
+        let count = systemRead(descriptor, chunk, chunkSize)
+        if count < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
+        if count == 0 { return offset == expected.count }
+        guard count <= expected.count - offset,
+          memcmp(chunk, expected.baseAddress! + offset, count) == 0
+        else { return false }
+        offset += count
+      }
+    }
+  }
+
+  private static func readRest(
+    _ descriptor: Int32, into bytes: inout [UInt8], path: String, limit: Int
+  ) throws(FileError) {
+    var chunk = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
     while true {
-      let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+      let count = withUnsafeMutableBytes(of: &chunk) { systemRead(descriptor, $0.baseAddress!, $0.count) }
       if count < 0 {
         if errno == EINTR { continue }
         throw .system(path: path, action: "read")
       }
-      if count == 0 { break }
-      bytes.append(contentsOf: chunk[0..<count])
+      if count == 0 { return }
+      withUnsafeBytes(of: &chunk) { bytes.append(contentsOf: $0.prefix(count)) }
       guard bytes.count <= limit else {
         throw FileError(path: path, message: "is over the \(limit)-byte limit")
       }
     }
-    return bytes
   }
 
   /// Writes `bytes` to `path` atomically: a temporary file in the same folder, `fsync`, then

@@ -18,6 +18,11 @@ public struct PNGDecoder: Sendable {
 
   public static let defaultMaxPixels = 200_000_000
 
+  /// Whether screenshots (8-bit RGB or RGBA, not interlaced) may skip libpng's row loop for the
+  /// fast path (same pixels, same errors: on anything unusual it hands over to libpng). Off only
+  /// to compare the two paths in tests.
+  var usesFastPath = true
+
   public init(maxPixels: Int = PNGDecoder.defaultMaxPixels) {
     self.maxPixels = maxPixels
   }
@@ -38,11 +43,13 @@ public struct PNGDecoder: Sendable {
     try data.withUnsafeBufferPointer { (bytes) throws(PNGError) -> RGBAImage in
       let reader = try Reader(bytes, path: path)
       defer { reader.close() }
+      if !usesFastPath { cpng_reader_set_fast_path(reader.handle, 0) }
       let header = try reader.header()
       try check(header, path: path)
       let byteCount = header.width * header.height * 4
       var failure: PNGError?
       let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
+        cpng_advise_huge_pages(buffer.baseAddress, buffer.count)
         failure = reader.readPixels(into: buffer.baseAddress!)
         count = failure == nil ? byteCount : 0
       }

@@ -1,0 +1,375 @@
+#include "CPNGFastDecode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ZLIB_CONST
+#include <zlib.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * Adler-32
+ *
+ * zlib 1.2's adler32 is byte at a time, ~7 % of a decode. The SSE2 version sums 32-byte blocks:
+ * s1 with PSADBW, s2 as 32 x (the s1 before each block) plus the column sums weighted 32..1.
+ * At most 128 blocks go between reductions, so the 16-bit column sums (128 x 255) and the 32-bit
+ * lanes (32 x 128 x 127 / 2 x 4080 < 2^31) cannot overflow.
+ * ------------------------------------------------------------------------------------------- */
+
+#define ADLER_MOD 65521u
+
+uint32_t cpng_adler32(uint32_t adler, const uint8_t *p, size_t length) {
+  uint32_t s1 = adler & 0xffff;
+  uint32_t s2 = adler >> 16;
+#if defined(__SSE2__)
+  const __m128i zero = _mm_setzero_si128();
+  const __m128i weights_a = _mm_setr_epi16(32, 31, 30, 29, 28, 27, 26, 25);
+  const __m128i weights_b = _mm_setr_epi16(24, 23, 22, 21, 20, 19, 18, 17);
+  const __m128i weights_c = _mm_setr_epi16(16, 15, 14, 13, 12, 11, 10, 9);
+  const __m128i weights_d = _mm_setr_epi16(8, 7, 6, 5, 4, 3, 2, 1);
+  while (length >= 32) {
+    size_t blocks = length / 32;
+    if (blocks > 128) blocks = 128;
+    size_t n = blocks * 32;
+    length -= n;
+    __m128i v_s1 = zero, v_s2 = zero;
+    __m128i col_a = zero, col_b = zero, col_c = zero, col_d = zero;
+    do {
+      __m128i x = _mm_loadu_si128((const __m128i *)p);
+      __m128i y = _mm_loadu_si128((const __m128i *)(p + 16));
+      v_s2 = _mm_add_epi32(v_s2, v_s1);
+      v_s1 = _mm_add_epi32(v_s1, _mm_add_epi32(_mm_sad_epu8(x, zero), _mm_sad_epu8(y, zero)));
+      col_a = _mm_add_epi16(col_a, _mm_unpacklo_epi8(x, zero));
+      col_b = _mm_add_epi16(col_b, _mm_unpackhi_epi8(x, zero));
+      col_c = _mm_add_epi16(col_c, _mm_unpacklo_epi8(y, zero));
+      col_d = _mm_add_epi16(col_d, _mm_unpackhi_epi8(y, zero));
+      p += 32;
+    } while (--blocks);
+    v_s2 = _mm_slli_epi32(v_s2, 5);
+    v_s2 = _mm_add_epi32(v_s2, _mm_madd_epi16(col_a, weights_a));
+    v_s2 = _mm_add_epi32(v_s2, _mm_madd_epi16(col_b, weights_b));
+    v_s2 = _mm_add_epi32(v_s2, _mm_madd_epi16(col_c, weights_c));
+    v_s2 = _mm_add_epi32(v_s2, _mm_madd_epi16(col_d, weights_d));
+    uint32_t lanes1[4], lanes2[4];
+    _mm_storeu_si128((__m128i *)lanes1, v_s1);
+    _mm_storeu_si128((__m128i *)lanes2, v_s2);
+    uint64_t sum1 = (uint64_t)lanes1[0] + lanes1[1] + lanes1[2] + lanes1[3];
+    uint64_t sum2 = (uint64_t)lanes2[0] + lanes2[1] + lanes2[2] + lanes2[3];
+    s2 = (uint32_t)((s2 + (uint64_t)s1 * n + sum2) % ADLER_MOD);
+    s1 = (uint32_t)((s1 + sum1) % ADLER_MOD);
+  }
+#endif
+  while (length > 0) {
+    size_t n = length < 5552 ? length : 5552; /* zlib's NMAX: no 32-bit overflow before % */
+    length -= n;
+    while (n--) {
+      s1 += *p++;
+      s2 += s1;
+    }
+    s1 %= ADLER_MOD;
+    s2 %= ADLER_MOD;
+  }
+  return s2 << 16 | s1;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Unfiltering: one filtered row (`channels` bytes a pixel) into one RGBA row, predicting from
+ * the RGBA row above (`prior`, zeros for the first row) and the RGBA pixel to the left.
+ * ------------------------------------------------------------------------------------------- */
+
+enum { FILTER_NONE, FILTER_SUB, FILTER_UP, FILTER_AVG, FILTER_PAETH };
+
+#if defined(__SSE2__)
+
+/* 4 bytes; for RGB the 4th is the next pixel's (the block buffer is padded for the last one). */
+static inline __m128i load4(const uint8_t *p) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return _mm_cvtsi32_si128((int)v);
+}
+
+/* Stores one RGBA pixel; `alpha` is 0xff000000 for RGB input (little-endian), 0 for RGBA. */
+static inline void store4(uint8_t *p, __m128i v, uint32_t alpha) {
+  uint32_t x = (uint32_t)_mm_cvtsi128_si32(v) | alpha;
+  memcpy(p, &x, 4);
+}
+
+static inline __m128i abs16(__m128i x) {
+  return _mm_max_epi16(x, _mm_sub_epi16(_mm_setzero_si128(), x));
+}
+
+static inline __m128i select16(__m128i mask, __m128i yes, __m128i no) {
+  return _mm_or_si128(_mm_and_si128(mask, yes), _mm_andnot_si128(mask, no));
+}
+
+static void unfilter_row(int filter, const uint8_t *in, const uint8_t *prior, uint8_t *out,
+                         uint32_t width, int channels) {
+  const uint32_t alpha = channels == 3 ? 0xff000000u : 0;
+  const size_t step = (size_t)channels;
+  const __m128i zero = _mm_setzero_si128();
+  switch (filter) {
+    case FILTER_NONE:
+      if (channels == 4) {
+        memcpy(out, in, (size_t)width * 4);
+      } else {
+        for (uint32_t x = 0; x < width; x++, in += step, out += 4) store4(out, load4(in), alpha);
+      }
+      break;
+    case FILTER_SUB: {
+      __m128i a = zero;
+      for (uint32_t x = 0; x < width; x++, in += step, out += 4) {
+        a = _mm_add_epi8(load4(in), a);
+        store4(out, a, alpha);
+      }
+      break;
+    }
+    case FILTER_UP: {
+      uint32_t x = 0;
+      if (channels == 4) {
+        for (; x + 4 <= width; x += 4, in += 16, prior += 16, out += 16) {
+          __m128i d = _mm_add_epi8(_mm_loadu_si128((const __m128i *)in),
+                                   _mm_loadu_si128((const __m128i *)prior));
+          _mm_storeu_si128((__m128i *)out, d);
+        }
+      }
+      for (; x < width; x++, in += step, prior += 4, out += 4)
+        store4(out, _mm_add_epi8(load4(in), load4(prior)), alpha);
+      break;
+    }
+    case FILTER_AVG: {
+      const __m128i one = _mm_set1_epi8(1);
+      __m128i a = zero;
+      for (uint32_t x = 0; x < width; x++, in += step, prior += 4, out += 4) {
+        __m128i b = load4(prior);
+        /* PNG truncates; PAVGB rounds up: take 1 back where a + b is odd. */
+        __m128i average = _mm_sub_epi8(_mm_avg_epu8(a, b), _mm_and_si128(_mm_xor_si128(a, b), one));
+        a = _mm_add_epi8(load4(in), average);
+        store4(out, a, alpha);
+      }
+      break;
+    }
+    case FILTER_PAETH: {
+      /* 16-bit lanes; a: left, b: above, c: above left (zero at the left edge). */
+      __m128i a = zero, c = zero;
+      for (uint32_t x = 0; x < width; x++, in += step, prior += 4, out += 4) {
+        __m128i b = _mm_unpacklo_epi8(load4(prior), zero);
+        __m128i pa = _mm_sub_epi16(b, c);  /* p - a = b - c */
+        __m128i pb = _mm_sub_epi16(a, c);  /* p - b = a - c */
+        __m128i pc = abs16(_mm_add_epi16(pa, pb));
+        pa = abs16(pa);
+        pb = abs16(pb);
+        __m128i smallest = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
+        /* Ties go to a, then b, then c. */
+        __m128i nearest = select16(_mm_cmpeq_epi16(smallest, pa), a,
+                                   select16(_mm_cmpeq_epi16(smallest, pb), b, c));
+        __m128i d = _mm_add_epi8(load4(in), _mm_packus_epi16(nearest, nearest));
+        store4(out, d, alpha);
+        a = _mm_unpacklo_epi8(d, zero);
+        c = b;
+      }
+      break;
+    }
+  }
+}
+
+#else /* portable */
+
+static inline uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
+  int p = (int)a + b - c;
+  int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+  if (pa <= pb && pa <= pc) return a;
+  return pb <= pc ? b : c;
+}
+
+static void unfilter_row(int filter, const uint8_t *in, const uint8_t *prior, uint8_t *out,
+                         uint32_t width, int channels) {
+  static const uint8_t zero4[4] = {0, 0, 0, 0};
+  for (uint32_t x = 0; x < width; x++) {
+    const uint8_t *i = in + (size_t)x * channels;
+    const uint8_t *b = prior + (size_t)x * 4;
+    const uint8_t *a = x ? out + (size_t)x * 4 - 4 : zero4;
+    const uint8_t *c = x ? b - 4 : zero4;
+    uint8_t *o = out + (size_t)x * 4;
+    for (int k = 0; k < channels; k++) {
+      uint8_t predicted = 0;
+      switch (filter) {
+        case FILTER_SUB: predicted = a[k]; break;
+        case FILTER_UP: predicted = b[k]; break;
+        case FILTER_AVG: predicted = (uint8_t)((a[k] + b[k]) >> 1); break;
+        case FILTER_PAETH: predicted = paeth(a[k], b[k], c[k]); break;
+        default: break;
+      }
+      o[k] = (uint8_t)(i[k] + predicted);
+    }
+    if (channels == 3) o[3] = 255;
+  }
+}
+
+#endif
+
+/* ---------------------------------------------------------------------------------------------
+ * IDAT walking and inflating
+ * ------------------------------------------------------------------------------------------- */
+
+static inline uint32_t be32(const uint8_t *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+typedef struct {
+  const uint8_t *data;
+  size_t size;
+  size_t next;       /* offset of the next chunk's header */
+  size_t max_length; /* longest IDAT accepted (libpng refuses longer ones) */
+} idat_walk;
+
+/* The next chunk, which must be an IDAT with a valid CRC; its data in *bytes, *length. */
+static int next_idat(idat_walk *walk, const uint8_t **bytes, uint32_t *length) {
+  if (walk->size - walk->next < 12) return 0;
+  const uint8_t *header = walk->data + walk->next;
+  uint32_t n = be32(header);
+  if (n > 0x7fffffffu || n > walk->max_length) return 0;
+  if (memcmp(header + 4, "IDAT", 4) != 0) return 0;
+  if (walk->size - walk->next - 12 < n) return 0;
+  uLong crc = crc32(0L, header + 4, 4);
+  crc = crc32(crc, header + 8, n);
+  if ((uint32_t)crc != be32(header + 8 + n)) return 0;
+  *bytes = header + 8;
+  *length = n;
+  walk->next += 12 + (size_t)n;
+  return 1;
+}
+
+/* Takes `count` bytes of the zlib stream (the 2-byte header or the 4-byte trailer), which may
+ * straddle chunks. */
+static int take_stream_bytes(idat_walk *walk, const uint8_t **bytes, uint32_t *left,
+                             uint8_t *out, int count) {
+  for (int i = 0; i < count; i++) {
+    while (*left == 0) {
+      if (!next_idat(walk, bytes, left)) return 0;
+    }
+    out[i] = **bytes;
+    (*bytes)++;
+    (*left)--;
+  }
+  return 1;
+}
+
+int cpng_fast_decode(const uint8_t *data, size_t size, size_t idat_header, uint32_t width,
+                     uint32_t height, int channels, uint8_t *rgba) {
+  if ((channels != 3 && channels != 4) || width == 0 || height == 0) return 0;
+  if (idat_header > size) return 0;
+  const size_t row_in = (size_t)width * channels;
+  const size_t stride = row_in + 1; /* the filter byte, then the row */
+  const size_t row_out = (size_t)width * 4;
+  if (stride > (size_t)UINT32_MAX / 2) return 0;
+
+  idat_walk walk = {data, size, idat_header, 0};
+  /* libpng's own IDAT length limit (png_check_chunk_length: the raw size plus zlib's worst-case
+   * overhead; libpng allows the larger of this and its chunk-malloc limit, never less). */
+  {
+    size_t row_factor = stride;
+    size_t limit = height > UINT32_MAX / row_factor ? 0x7fffffffu : (size_t)height * row_factor;
+    if (row_factor > 32566) row_factor = 32566;
+    limit += 6 + 5 * (limit / row_factor + 1);
+    walk.max_length = limit < 0x7fffffffu ? limit : 0x7fffffffu;
+  }
+
+  const uint8_t *in = NULL;
+  uint32_t in_left = 0;
+
+  /* The zlib header: deflate, a 32 KiB window (libpng's too, so "too far back" means the same),
+   * no preset dictionary, a valid check value. Anything else goes to libpng. */
+  uint8_t header[2];
+  if (!take_stream_bytes(&walk, &in, &in_left, header, 2)) return 0;
+  if (header[0] != 0x78 || (header[1] & 0x20) != 0 || ((header[0] << 8) | header[1]) % 31 != 0)
+    return 0;
+
+  /* Rows are inflated a block at a time: zlib's fast loop runs on large buffers, and the block
+   * stays in cache while it is checked and unfiltered. */
+  size_t rows_per_block = (64 * 1024) / stride;
+  if (rows_per_block == 0) rows_per_block = 1;
+  if (rows_per_block > height) rows_per_block = height;
+  const size_t block_bytes = rows_per_block * stride;
+  uint8_t *block = malloc(block_bytes + 16);
+  uint8_t *zeros = calloc(1, row_out + 16);
+  if (!block || !zeros) {
+    free(block);
+    free(zeros);
+    return 0;
+  }
+
+  z_stream zs;
+  memset(&zs, 0, sizeof zs);
+  if (inflateInit2(&zs, -15) != Z_OK) {
+    free(block);
+    free(zeros);
+    return 0;
+  }
+
+  int ok = 0;
+  int ended = 0;
+  uint32_t adler = 1;
+  uint32_t y = 0;
+  while (y < height) {
+    size_t rows = height - y < rows_per_block ? height - y : rows_per_block;
+    size_t want = rows * stride;
+    zs.next_out = block;
+    zs.avail_out = (uInt)want;
+    while (zs.avail_out > 0) {
+      if (ended) goto done; /* the stream ended before the image did */
+      if (in_left == 0) {
+        if (!next_idat(&walk, &in, &in_left)) goto done;
+        continue;
+      }
+      zs.next_in = in;
+      zs.avail_in = in_left;
+      int status = inflate(&zs, Z_NO_FLUSH);
+      in_left = zs.avail_in;
+      in = zs.next_in;
+      if (status == Z_STREAM_END) ended = 1;
+      else if (status != Z_OK) goto done;
+    }
+    adler = cpng_adler32(adler, block, want);
+    for (size_t r = 0; r < rows; r++, y++) {
+      const uint8_t *row = block + r * stride;
+      if (row[0] > FILTER_PAETH) goto done;
+      uint8_t *out = rgba + (size_t)y * row_out;
+      unfilter_row(row[0], row + 1, y == 0 ? zeros : out - row_out, out, width, channels);
+    }
+  }
+
+  /* Every row is there: the stream must end now, with no data left over. */
+  while (!ended) {
+    uint8_t extra;
+    zs.next_out = &extra;
+    zs.avail_out = 1;
+    if (in_left == 0) {
+      if (!next_idat(&walk, &in, &in_left)) goto done;
+      continue;
+    }
+    zs.next_in = in;
+    zs.avail_in = in_left;
+    int status = inflate(&zs, Z_NO_FLUSH);
+    in_left = zs.avail_in;
+    in = zs.next_in;
+    if (zs.avail_out == 0) goto done; /* more image data than the image */
+    if (status == Z_STREAM_END) ended = 1;
+    else if (status != Z_OK) goto done;
+  }
+
+  uint8_t trailer[4];
+  if (!take_stream_bytes(&walk, &in, &in_left, trailer, 4)) goto done;
+  if (be32(trailer) != adler) goto done;
+  /* Bytes after the stream in the last chunk: libpng calls that a benign error; let it judge. */
+  if (in_left != 0) goto done;
+  ok = 1;
+
+done:
+  inflateEnd(&zs);
+  free(block);
+  free(zeros);
+  return ok;
+}

@@ -1,0 +1,32 @@
+#ifndef CPNGFASTDECODE_H
+#define CPNGFASTDECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The fast path for the PNGs screenshots are: 8-bit RGB (without tRNS) or RGBA, not interlaced.
+ * It walks the IDAT chunks itself (every chunk's CRC checked before its data is used), inflates
+ * with zlib into a block of rows, checks Adler-32 with SIMD, and unfilters each row straight into
+ * the RGBA output (RGB gets alpha 255): no per-row calls into libpng, no row copies.
+ *
+ * It is only ever as permissive as libpng, never more: any irregularity (a bad CRC, a zlib error
+ * or Adler-32 mismatch, a bad filter byte, too little or too much data, an odd zlib header, a
+ * chunk libpng would find too long) makes it return 0 without a message, and the caller then
+ * decodes with libpng from the same point, so errors keep libpng's exact messages.
+ *
+ *   data, size          the whole PNG file
+ *   idat_header         offset of the first IDAT chunk's length field (where png_read_info
+ *                       stopped, minus the 8 header bytes it read)
+ *   channels            3 (RGB) or 4 (RGBA)
+ *   rgba                width * height * 4 bytes
+ *
+ * Returns 1 when every row was decoded and the zlib stream ended, checked, with the image.
+ */
+int cpng_fast_decode(const uint8_t *data, size_t size, size_t idat_header, uint32_t width,
+                     uint32_t height, int channels, uint8_t *rgba);
+
+/* Adler-32 (zlib's), with SSE2 where there is SSE2. */
+uint32_t cpng_adler32(uint32_t adler, const uint8_t *bytes, size_t length);
+
+#endif

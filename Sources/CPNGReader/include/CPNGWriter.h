@@ -1,0 +1,30 @@
+#ifndef CPNGWRITER_H
+#define CPNGWRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A fast PNG writer for diff images, on libpng's classic write API with its own setjmp.
+ *
+ * It keeps every pixel exact and picks the smallest format that can: an 8-bit palette (with a
+ * tRNS chunk when some colour is not opaque) when the image has at most 256 colours, as diff
+ * images do (a faded gray baseline plus a few marker colours); else RGB when every pixel is
+ * opaque; else RGBA. Decoded to RGBA, the file gives back exactly the input. zlib runs at level
+ * 1 without row filters: a diff image is written to be looked at once, not archived.
+ */
+
+typedef struct {
+  uint8_t *bytes;    /* malloc'd PNG file; free with cpng_encoded_free */
+  size_t size;
+  int color_type;    /* what was written: 3 palette, 2 RGB, 6 RGBA */
+  char message[256]; /* libpng's message when encoding failed */
+} cpng_encoded;
+
+/* Encodes `rgba` (width * height * 4 bytes, rows packed). Returns 1 on success, 0 with
+ * `message` set on failure. */
+int cpng_encode_fast(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_encoded *out);
+
+void cpng_encoded_free(cpng_encoded *encoded);
+
+#endif

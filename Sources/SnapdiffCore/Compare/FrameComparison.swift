@@ -1,0 +1,76 @@
+/// Compares two frames (pixels with their element trees, when they have them): masks given as
+/// element selectors, the match level, and the layout comparison.
+///
+/// ```swift
+/// var comparison = FrameComparison()
+/// comparison.selectors = [try ElementSelector("clock")]
+/// let outcome = try comparison.compare(try Frame.load("a.png"), try Frame.load("b.tree.json"))
+/// ```
+public struct FrameComparison: Sendable {
+  public var options: DiffOptions
+  /// Elements whose areas are ignored, resolved in both frames' trees.
+  public var selectors: [ElementSelector]
+  public var matchLevel: MatchLevel
+  /// For the layout comparison: differences up to this many points are not changes.
+  public var layoutTolerance: Double
+
+  public init(
+    options: DiffOptions = DiffOptions(), selectors: [ElementSelector] = [], matchLevel: MatchLevel = .strict,
+    layoutTolerance: Double = 1
+  ) {
+    self.options = options
+    self.selectors = selectors
+    self.matchLevel = matchLevel
+    self.layoutTolerance = layoutTolerance
+  }
+
+  /// What a frame comparison found.
+  public struct Outcome: Sendable {
+    /// The pixel comparison (with element masks applied).
+    public var result: DiffResult
+    /// The layout changes, when both frames have trees.
+    public var layout: [LayoutComparison.Change]?
+    /// Selectors that matched no element in either tree.
+    public var unmatchedSelectors: [String]
+    /// The verdict under the match level.
+    public var passed: Bool
+    /// The diff image, when asked for: pixels, or boxes for the layout level.
+    public var diffImage: RGBAImage?
+  }
+
+  /// Compares `baseline` with `current`.
+  ///
+  /// - Throws: `ConfigurationError` when element selectors or the layout level need trees that
+  ///   the frames do not have.
+  public func compare(_ baseline: Frame, _ current: Frame, drawing: Bool = false) throws -> Outcome {
+    let trees = [baseline.tree, current.tree].compactMap { $0 }
+    if !selectors.isEmpty && trees.isEmpty {
+      throw ConfigurationError(
+        "element masks need an element tree: neither \(baseline.path) nor \(current.path) has one (put NAME.tree.json beside NAME.png)")
+    }
+    let masks = ElementMasks.resolve(selectors, in: trees)
+    var options = self.options
+    options.ignoreRegions += masks.regions
+    options.matchLevel = matchLevel == .layout ? .strict : matchLevel
+    let engine = PixelDiff(options: options)
+    var layout: [LayoutComparison.Change]?
+    if let before = baseline.tree, let after = current.tree {
+      layout = LayoutComparison(tolerance: layoutTolerance).changes(from: before, to: after)
+    }
+    if matchLevel == .layout {
+      guard let layout, let tree = current.tree else {
+        let without = [baseline, current].filter { $0.tree == nil }.map(\.path).joined(separator: " and ")
+        throw ConfigurationError("match level layout needs the element trees of both frames: \(without) has none")
+      }
+      let result = engine.compare(baseline.image, current.image)
+      let image = drawing ? LayoutDiffImage.draw(layout, over: current.image, scale: tree.scale) : nil
+      return Outcome(result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: layout.isEmpty, diffImage: image)
+    }
+    if drawing {
+      let (result, image) = engine.compareDrawingDiff(baseline.image, current.image)
+      return Outcome(result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: result.passed, diffImage: image)
+    }
+    let result = engine.compare(baseline.image, current.image)
+    return Outcome(result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: result.passed)
+  }
+}

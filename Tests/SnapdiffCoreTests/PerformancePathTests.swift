@@ -1,0 +1,149 @@
+// Suggested: Tests/SnapdiffCoreTests/PerformancePathTests.swift
+// Pins what the performance work must not change: the fast PNG decode path gives libpng's
+// pixels and libpng's errors, the fast diff-image writer round-trips exactly in every format it
+// picks, and a byte-identical pair is answered from the header alone.
+import Foundation
+@testable import SnapdiffCore
+import Testing
+
+@Suite("performance paths")
+struct PerformancePathTests {
+  // MARK: the fast decode path against libpng
+
+  /// Every fixture PNG decodes to the same pixels (or the same error) with and without it.
+  @Test("fast decode path equals libpng on every fixture")
+  func fastPathEqualsLibpng() throws {
+    let files = try FileManager.default.subpathsOfDirectory(atPath: Fixtures.directory)
+      .filter { $0.hasSuffix(".png") }
+    #expect(files.count > 20)
+    var slow = PNGDecoder()
+    slow.usesFastPath = false
+    for file in files {
+      let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Fixtures.path(file))))
+      let fast = Result { try PNGDecoder().decode(bytes, path: file) }
+      let reference = Result { try slow.decode(bytes, path: file) }
+      switch (fast, reference) {
+      case (.success(let a), .success(let b)): #expect(a == b, "\(file)")
+      case (.failure(let a), .failure(let b)): #expect("\(a)" == "\(b)", "\(file)")
+      default: Issue.record("\(file): one path failed, the other did not")
+      }
+    }
+  }
+
+  /// Every filter type, RGB and RGBA, odd widths, IDAT chunks of 1 byte, and damage anywhere:
+  /// the two paths agree byte for byte, error for error.
+  @Test("fast decode path equals libpng on filtered, split and damaged files", arguments: [2, 6])
+  func fastPathOnBuiltFiles(_ colorType: UInt8) throws {
+    var slow = PNGDecoder()
+    slow.usesFastPath = false
+    for (width, height) in [(1, 1), (3, 2), (17, 9), (64, 48)] {
+      let good = PNGFileBuilder(width: width, height: height, colorType: colorType, bitDepth: 8) {
+        x, y, c in (x * 31 + y * 17 + c * 59) % 256
+      }.build()
+      var variants = [good]
+      for offset in stride(from: 8, to: good.count, by: max(1, good.count / 40)) {
+        var damaged = good
+        damaged[offset] ^= 0x5A
+        variants.append(damaged)
+        variants.append(Array(good.prefix(offset)))
+      }
+      for data in variants {
+        let fast = Result { try PNGDecoder().decode(data, path: "x.png") }
+        let reference = Result { try slow.decode(data, path: "x.png") }
+        switch (fast, reference) {
+        case (.success(let a), .success(let b)): #expect(a == b)
+        case (.failure(let a), .failure(let b)): #expect("\(a)" == "\(b)")
+        default: Issue.record("\(width)×\(height): one path failed, the other did not")
+        }
+      }
+    }
+  }
+
+  // MARK: the fast writer
+
+  /// Palette (gray and markers), palette with tRNS (a mask), RGB (over 256 opaque colours),
+  /// RGBA (over 256 colours, some transparent), tiny and tall images, and images large enough
+  /// to be written in two halves where the halves' colours differ.
+  @Test("the fast writer round-trips exactly in every format")
+  func fastWriterRoundTrips() throws {
+    func image(_ width: Int, _ height: Int, _ pixel: (Int, Int) -> RGBAColor) -> RGBAImage {
+      var image = RGBAImage(width: width, height: height, filledWith: .red)
+      for y in 0..<height { for x in 0..<width { image[x: x, y: y] = pixel(x, y) } }
+      return image
+    }
+    let cases: [(String, RGBAImage)] = [
+      ("1×1", image(1, 1) { _, _ in .red }),
+      ("gray palette", image(300, 200) { x, y in RGBAColor(red: UInt8(230 + (x + y) % 26), green: UInt8(230 + (x + y) % 26), blue: UInt8(230 + (x + y) % 26)) }),
+      ("mask", image(300, 200) { x, _ in x % 7 == 0 ? .red : RGBAColor(red: 0, green: 0, blue: 0, alpha: 0) }),
+      ("rgb", image(300, 200) { x, y in RGBAColor(red: UInt8(x % 256), green: UInt8(y % 256), blue: 9) }),
+      ("rgba", image(300, 200) { x, y in RGBAColor(red: UInt8(x % 256), green: 1, blue: 2, alpha: UInt8(y % 256)) }),
+      ("tall", image(1, 3000) { _, y in y % 2 == 0 ? .red : .yellow }),
+      // Two halves (over 2^18 pixels): the bottom half's colours are new to the top half's
+      // palette, so its indexes are renumbered.
+      ("halves", image(600, 600) { x, y in y < 300 ? RGBAColor(red: UInt8(x % 100), green: 0, blue: 0) : RGBAColor(red: 0, green: UInt8(x % 120), blue: 0) }),
+      // Each half fits in 256 colours, both together do not: RGB.
+      ("halves over 256", image(600, 600) { x, y in y < 300 ? RGBAColor(red: UInt8(x % 200), green: 0, blue: 0) : RGBAColor(red: 0, green: UInt8(x % 200), blue: 0) }),
+    ]
+    for (name, original) in cases {
+      let bytes = try PNGEncoder(speed: .fast).encode(original)
+      #expect(try PNGDecoder().decode(bytes) == original, "\(name)")
+    }
+  }
+
+  // MARK: byte-identical files
+
+  /// Byte-identical files: identical without decoding, so even a damaged IDAT passes; but the
+  /// signature, header and size limit are still checked.
+  @Test("byte-identical files are compared from the header")
+  func byteIdenticalFiles() throws {
+    try withTemporaryDirectory { folder in
+      let good = BadInputTests.goodPNG
+      var damaged = good
+      damaged[BadInputTests.idatDataOffset + 100] ^= 0xFF
+      let a = folder + "/a.png"
+      let b = folder + "/b.png"
+      FileManager.default.createFile(atPath: a, contents: Data(damaged))
+      FileManager.default.createFile(atPath: b, contents: Data(damaged))
+      let outcome = try FileComparison().compare(baseline: a, current: b)
+      #expect(outcome.result.identical && outcome.result.passed)
+      #expect(outcome.result.totalPixels == 64 * 48)
+
+      // Asked for a diff image, the baseline is decoded, and its damage is an error.
+      #expect(throws: PNGError.self) {
+        try FileComparison().compare(baseline: a, current: b, diffPath: folder + "/d.png")
+      }
+      // Over the size limit: refused from the header.
+      #expect(throws: PNGError.self) {
+        try FileComparison(decoder: PNGDecoder(maxPixels: 100)).compare(baseline: a, current: b)
+      }
+      // Not a PNG at all.
+      let text = Data("same bytes, not a PNG".utf8)
+      FileManager.default.createFile(atPath: a, contents: text)
+      FileManager.default.createFile(atPath: b, contents: text)
+      #expect(throws: PNGError.self) { try FileComparison().compare(baseline: a, current: b) }
+    }
+  }
+
+  /// Same size, different bytes: decoded and compared as usual; and the diff image of a
+  /// byte-identical pair equals the one drawn from decoded pixels.
+  @Test("same-size files and identical diff images")
+  func sameSizeFiles() throws {
+    try withTemporaryDirectory { folder in
+      let a = Fixtures.path("pixelmatch/1a.png")
+      let copy = folder + "/copy.png"
+      try FileManager.default.copyItem(atPath: a, toPath: copy)
+      let options = DiffOptions(ignoreRegions: [PixelRect(x: 10, y: 10, width: 50, height: 20)])
+      let diff = folder + "/d.png"
+      let outcome = try FileComparison(options: options).compare(baseline: a, current: copy, diffPath: diff)
+      let image = try Fixtures.image("pixelmatch/1a.png")
+      let expected = PixelDiff(options: options).compareDrawingDiff(image, image)
+      #expect(outcome.result == expected.result)
+      #expect(try PNGDecoder().decode(contentsOf: diff) == expected.diffImage)
+
+      var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: a)))
+      bytes[bytes.count - 20] ^= 1  // inside IEND's neighbourhood: same size, other bytes
+      #expect(FileIO.contentEquals(a, bytes) == false)
+      #expect(FileIO.contentEquals(a, [UInt8](try Data(contentsOf: URL(fileURLWithPath: a)))))
+    }
+  }
+}
