@@ -18,10 +18,10 @@ extension Snapdiff {
         """
     )
 
-    @Argument(help: "The expected image (PNG).")
+    @Argument(help: "The expected frame: a PNG (with NAME.tree.json beside it, if any) or an element tree (.tree.json, or XCUITest's debugDescription as .txt).")
     var baseline: String
 
-    @Argument(help: "The image to check against it (PNG).")
+    @Argument(help: "The frame to check against it, in the same forms.")
     var current: String
 
     @Option(help: ArgumentHelp("Write the diff image to this PNG file.", valueName: "path"))
@@ -30,41 +30,91 @@ extension Snapdiff {
     @OptionGroup(title: "Comparison")
     var diffOptions: DiffOptionGroup
 
+    @OptionGroup(title: "Element trees")
+    var frameOptions: FrameOptionGroup
+
     @Flag(help: "Print one JSON object instead of the verdict line.")
     var json = false
 
+    /// Whether element trees take part: a tree given, a tree beside a PNG, element masks, or the
+    /// layout level. Otherwise two PNGs go the fast path.
+    private var usesFrames: Bool {
+      Frame.isTree(baseline) || Frame.isTree(current) || !frameOptions.ignoreElements.isEmpty
+        || frameOptions.matchLevel == .layout
+        || FileSystem.isFile(Frame.treePath(besidePNG: baseline))
+        || FileSystem.isFile(Frame.treePath(besidePNG: current))
+    }
+
     func run() throws {
-      let comparison = FileComparison(options: diffOptions.diffOptions(), decoder: diffOptions.decoder)
-      let outcome: FileComparison.Outcome
-      do {
-        outcome = try comparison.compare(baseline: baseline, current: current, diffPath: diff)
-      } catch {
-        Console.error(String(describing: error))
-        throw ExitCode(2)
+      var options = diffOptions.diffOptions()
+      options.matchLevel = frameOptions.matchLevel ?? .strict
+      let verdict: Verdict = try reportingErrors {
+        guard usesFrames else {
+          let comparison = FileComparison(options: options, decoder: diffOptions.decoder)
+          let outcome = try comparison.compare(baseline: baseline, current: current, diffPath: diff)
+          return Verdict(result: outcome.result, passed: outcome.result.passed, diffPath: outcome.diffPath)
+        }
+        let decoder = diffOptions.decoder
+        let frames = try [baseline, current].map { path throws -> Frame in try Frame.load(path, decoder: decoder) }
+        let comparison = FrameComparison(
+          options: options, selectors: try frameOptions.selectors(),
+          matchLevel: frameOptions.matchLevel ?? .strict, layoutTolerance: frameOptions.layoutTolerance ?? 1)
+        let outcome = try comparison.compare(frames[0], frames[1], drawing: diff != nil)
+        if let diff, let image = outcome.diffImage { try PNGEncoder(speed: .fast).write(image, to: diff) }
+        for selector in outcome.unmatchedSelectors {
+          Console.warning("--ignore-element '\(selector)' matched no element: it masks nothing")
+        }
+        return Verdict(
+          result: outcome.result, passed: outcome.passed, diffPath: diff, layout: outcome.layout,
+          unmatchedSelectors: outcome.unmatchedSelectors)
       }
       if json {
-        print(jsonReport(outcome).serialized(pretty: true))
+        print(jsonReport(verdict).serialized(pretty: true))
       } else {
-        print(verdict(outcome))
+        print(self.verdict(verdict))
       }
-      if !outcome.result.passed { throw ExitCode.failure }
+      if !verdict.passed { throw ExitCode.failure }
     }
 
-    private func jsonReport(_ outcome: FileComparison.Outcome) -> JSONValue {
-      .object(
-        [("baseline", .string(baseline)), ("current", .string(current))]
-          + outcome.result.jsonMembers
-          + [("diff", outcome.diffPath.map(JSONValue.string) ?? .null)])
+    /// What one comparison found, with or without element trees.
+    struct Verdict {
+      var result: DiffResult
+      var passed: Bool
+      var diffPath: String?
+      var layout: [LayoutComparison.Change]? = nil
+      var unmatchedSelectors: [String] = []
     }
 
-    private func verdict(_ outcome: FileComparison.Outcome) -> String {
+    private func jsonReport(_ verdict: Verdict) -> JSONValue {
+      var members: [(String, JSONValue)] = [("baseline", .string(baseline)), ("current", .string(current))]
+      members += verdict.result.jsonMembers.map { $0.0 == "passed" ? ("passed", .bool(verdict.passed)) : $0 }
+      members.append(("matchLevel", .string((frameOptions.matchLevel ?? .strict).rawValue)))
+      members.append(("diff", verdict.diffPath.map(JSONValue.string) ?? .null))
+      if let layout = verdict.layout { members.append(("layout", .array(layout.map(\.json)))) }
+      if !verdict.unmatchedSelectors.isEmpty {
+        members.append(("unmatchedSelectors", .array(verdict.unmatchedSelectors.map(JSONValue.string))))
+      }
+      return .object(members)
+    }
+
+    private func verdict(_ outcome: Verdict) -> String {
       let result = outcome.result
       var lines: [String] = []
+      if frameOptions.matchLevel == .layout, let layout = outcome.layout {
+        let count = layout.count
+        lines.append(
+          outcome.passed
+            ? "PASS  layout unchanged (\(result.differentPixels) pixels differ in colour or content)"
+            : "FAIL  layout: \(count) change\(count == 1 ? "" : "s")")
+        for change in layout { lines.append("      \(change.sentence)") }
+        if let path = outcome.diffPath { lines.append("      diff image: \(path)") }
+        return lines.joined(separator: "\n")
+      }
       let size = "\(result.baselineSize)"
       if result.identical {
         lines.append("PASS  identical (\(size)): \(baseline) and \(current)")
       } else {
-        let word = result.passed ? "PASS " : "FAIL "
+        let word = outcome.passed ? "PASS " : "FAIL "
         var line = word + " "
         if !result.sizesMatch {
           line += "sizes differ: baseline \(result.baselineSize), current \(result.currentSize); "
@@ -86,6 +136,9 @@ extension Snapdiff {
         if !notCounted.isEmpty { line += "; not counted: " + notCounted.joined(separator: ", ") }
         if result.passed && result.differentPixels > 0 { line += "; within tolerance" }
         lines.append(line)
+      }
+      if let layout = outcome.layout, !layout.isEmpty {
+        lines.append("      layout: " + layout.map(\.sentence).joined(separator: "; "))
       }
       if let path = outcome.diffPath { lines.append("      diff image: \(path)") }
       return lines.joined(separator: "\n")

@@ -1,0 +1,40 @@
+import ArgumentParser
+import SnapdiffCore
+
+/// Options about frames with element trees: masks by element, the match level, layout tolerance.
+struct FrameOptionGroup: ParsableArguments {
+  @Option(
+    name: .customLong("ignore-element"),
+    help: ArgumentHelp(
+      "Ignore an element's area, found in the frames' element trees: 'clock' (identifier), '~banner' (identifier contains), '@image' (type), 'alert/okButton' (inside, at any depth). Repeatable.",
+      valueName: "selector"))
+  var ignoreElements: [String] = []
+
+  @Option(
+    name: .customLong("match"),
+    help: ArgumentHelp(
+      "exact (any byte), strict (pixelmatch, default), ignore-colors (brightness only) or layout (element trees: added, removed, moved, resized, relabelled).",
+      valueName: "level"))
+  var matchLevel: MatchLevel?
+
+  @Option(
+    help: ArgumentHelp(
+      "For --match layout: moves and size changes up to this many points are not changes (default: 1).",
+      valueName: "points"))
+  var layoutTolerance: Double?
+
+  func selectors() throws -> [ElementSelector] {
+    try ignoreElements.map { text throws(ConfigurationError) in try ElementSelector(text) }
+  }
+
+  func validate() throws {
+    if let layoutTolerance, !(layoutTolerance >= 0) {
+      throw ValidationError("--layout-tolerance must not be negative, not \(layoutTolerance)")
+    }
+    for text in ignoreElements {
+      do { _ = try ElementSelector(text) } catch { throw ValidationError("--ignore-element: \(error)") }
+    }
+  }
+}
+
+extension MatchLevel: ExpressibleByArgument {}
