@@ -22,9 +22,9 @@ struct ElementCommandsTests {
       #expect(small.standardOutput.hasSuffix("390×844\n"))
       let bad = folder + "/bad.tree.json"
       FileManager.default.createFile(atPath: bad, contents: Data(#"{"screen": {"width": 1, "height": 1}, "root": {"elementType": "buton", "frame": {"x": 0, "y": 0, "width": 1, "height": 1}}}"#.utf8))
-      let error = try SnapdiffProcess.run(["render", bad, "-o", folder + "/d.png"])
-      #expect(error.status == 2)
-      #expect(error.standardError.contains("$.root.elementType: 'buton' is not an element type (did you mean 'button'?)"))
+      let failure = try SnapdiffProcess.run(["render", bad, "-o", folder + "/d.png"])
+      #expect(failure.status == 2)
+      #expect(failure.standardError.contains("$.root.elementType: 'buton' is not an element type (did you mean 'button'?)"))
     }
   }
 
@@ -90,6 +90,66 @@ struct ElementCommandsTests {
     var copy = element
     if copy.identifier == identifier { copy.label = label }
     copy.children = copy.children.map { relabel(identifier, label, $0) }
+    return copy
+  }
+}
+
+/// `check` with element trees: tree-only frames, masks from settings files, layout in run.json.
+@Suite("check with element trees")
+struct CheckWithTreesTests {
+  let key = "Login - test_login/Login"
+
+  func writeTree(_ tree: ElementTree, to path: String) throws {
+    try FileManager.default.createDirectory(
+      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data(try tree.encoded()).write(to: URL(fileURLWithPath: path))
+  }
+
+  @Test("a tree-only frame is rendered and recorded with its tree; masks travel in settings files; a moved button fails with its name")
+  func cycle() throws {
+    try withWorkspace { workspace in
+      let tree = try ElementTree.load(ElementCommandsTests.examples + "/login.tree.json")
+      let frame = workspace.root + "/frames/\(key).tree.json"
+      try writeTree(tree, to: frame)
+      let first = try workspace.snapdiff(["check", "frames"])
+      #expect(first.status == 0, "\(first.standardOutput)\(first.standardError)")
+      #expect(workspace.hasBaseline(key))
+      #expect(FileManager.default.fileExists(atPath: workspace.root + "/baselines/\(key).tree.json"))
+      #expect(try workspace.baseline(key) == ElementRenderer().render(tree))
+
+      // The clock changes every run: masked by a settings file that travels with the frame.
+      let settings = workspace.root + "/frames/\(key).snapdiff.json"
+      _ = FileManager.default.createFile(atPath: settings, contents: Data(#"{"ignoreElements": ["statusBar/clock", "~adBanner"]}"#.utf8))
+      try writeTree(Self.relabel(tree, "clock", "10:07"), to: frame)
+      let clock = try workspace.snapdiff(["check", "frames"], environment: ["CI": "true"])
+      #expect(clock.status == 0, "\(clock.standardOutput)")
+
+      // A moved button fails, and the run names it.
+      var moved = try ElementTree.load(ElementCommandsTests.examples + "/login-moved.tree.json")
+      moved = Self.relabel(moved, "clock", "10:08")
+      try writeTree(moved, to: frame)
+      let failed = try workspace.snapdiff(["check", "frames"], environment: ["CI": "true"])
+      #expect(failed.status == 1)
+      #expect(failed.standardOutput.contains("layout: button 'loginButton' moved 8 pt down"))
+      let snapshot = try #require((try workspace.lastRun()["snapshots"] as? [[String: Any]])?.first)
+      let layout = try #require(snapshot["layout"] as? [[String: Any]])
+      #expect(layout.first?["identifier"] as? String == "loginButton")
+      #expect(snapshot["ignoredPixels"] as? Int ?? 0 > 0)
+
+      // Approving takes the tree along.
+      #expect(try workspace.snapdiff(["approve", key]).status == 0)
+      let stored = try ElementTree.load(workspace.root + "/baselines/\(key).tree.json")
+      #expect(stored.root.allElements().first { $0.identifier == "loginButton" }?.frame.y == 528)
+      #expect(try workspace.snapdiff(["check", "frames"], environment: ["CI": "true"]).status == 0)
+
+      // Layout level from the command line: colour changes pass, moves fail.
+      #expect(try workspace.snapdiff(["check", "frames", "--match", "layout"]).status == 0)
+    }
+  }
+
+  static func relabel(_ tree: ElementTree, _ identifier: String, _ label: String) -> ElementTree {
+    var copy = tree
+    copy.root = ElementCommandsTests.relabel(identifier, label, tree.root)
     return copy
   }
 }

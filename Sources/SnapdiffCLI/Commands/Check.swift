@@ -13,8 +13,9 @@ extension Snapdiff {
     static let configuration = CommandConfiguration(
       abstract: "Compare every PNG in a folder with its baseline and record a run.",
       discussion: """
-        Each CURRENT_DIR/<key>.png is compared with <baselines>/<key>.png (keys like \
-        'Home - test_search/Home - search action'). The run goes to .snapdiff/runs/<id>/ \
+        Each CURRENT_DIR/<key>.png (or <key>.tree.json alone, rendered) is compared with \
+        <baselines>/<key>.png (keys like 'Home - test_search/Home - search action'); element \
+        trees and <key>.snapdiff.json settings beside them take part. The run goes to .snapdiff/runs/<id>/ \
         (run.json, the differing and new frames, diff images, junit.xml, index.html); \
         .snapdiff/runs/last points at it.
 
@@ -59,6 +60,9 @@ extension Snapdiff {
     @OptionGroup(title: "Comparison")
     var diffOptions: DiffOptionGroup
 
+    @OptionGroup(title: "Element trees")
+    var frameOptions: FrameOptionGroup
+
     func validate() throws {
       if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
     }
@@ -71,7 +75,9 @@ extension Snapdiff {
         let checker = RunChecker(
           currentDirectory: currentDirectory, store: resolved.store,
           runsDirectory: resolved.runsDirectory,
-          options: diffOptions.diffOptions(defaults: resolved.config.settings), config: resolved.config,
+          options: diffOptions.diffOptions(defaults: resolved.config.settings),
+          selectors: try frameOptions.selectors(), matchLevel: frameOptions.matchLevel ?? .strict,
+          layoutTolerance: frameOptions.layoutTolerance ?? 1, config: resolved.config,
           recordMode: recordMode, jobs: jobs ?? ProcessorCount.active, decoder: diffOptions.decoder,
           only: only)
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) != 0)

@@ -20,6 +20,9 @@ enum RunSummary {
     let label = snapshot.status.rawValue.uppercased().padding(toLength: 8)
     var text = "  \(label) \(snapshot.key)"
     if let error = snapshot.error { return text + "  error: \(error)" }
+    if let unmatched = snapshot.unmatchedSelectors {
+      text += "  (masks matching nothing: \(unmatched.joined(separator: ", ")))"
+    }
     switch snapshot.status {
     case .failed, .rejected:
       text += "  \(ReportFormat.count(snapshot.differentPixels)) px (\(ReportFormat.percent(snapshot.differentRatio)))"
@@ -28,6 +31,9 @@ enum RunSummary {
       }
       if snapshot.previouslyRejected { text += ", rejected before" }
       if snapshot.recorded { text += ", re-recorded" }
+      if let layout = snapshot.layout, !layout.isEmpty {
+        text += "; layout: " + layout.map(\.description).joined(separator: "; ")
+      }
       if let diff = snapshot.diff { text += "  diff: \(display(folder.resolve(diff)))" }
     case .new:
       text += snapshot.recorded ? "  recorded as the baseline" : "  no baseline (record mode \(recordMode.rawValue))"

@@ -67,12 +67,20 @@ public struct BaselineStore: Sendable {
     String(location.path.dropLast(4)) + suffix
   }
 
-  /// Writes `png` as the baseline of `key`, atomically.
-  public func write(_ png: [UInt8], for key: SnapshotKey) throws {
+  /// Writes `png` as the baseline of `key`, atomically, with its element tree beside it (an
+  /// old tree is removed when the new frame has none).
+  public func write(_ png: [UInt8], tree: ElementTree? = nil, for key: SnapshotKey) throws {
     let path = writePath(for: key)
+    let treePath = writePath(for: key, suffix: ".tree.json")
+    let treeBytes = try tree?.encoded()
     try withLock {
       try prepareFolder(for: path)
       try FileIO.writeAtomically(png, to: path)
+      if let treeBytes {
+        try FileIO.writeAtomically(treeBytes, to: treePath)
+      } else {
+        try FileSystem.remove(treePath)
+      }
     }
   }
 

@@ -18,16 +18,27 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
   public var maxDiffPixels: Int?
   public var maxDiffRatio: Double?
   public var ignoreRegions: [Region]?
+  /// Element selectors whose areas are ignored (`clock`, `~banner`, `@image`, `alert/ok`),
+  /// resolved through the frames' element trees.
+  public var ignoreElements: [String]?
+  /// `exact`, `strict`, `ignore-colors` or `layout`.
+  public var matchLevel: MatchLevel?
+  /// For the layout level: moves and size changes up to this many points are not changes.
+  public var layoutTolerance: Double?
 
   public init(
     threshold: Double? = nil, includeAA: Bool? = nil, maxDiffPixels: Int? = nil,
-    maxDiffRatio: Double? = nil, ignoreRegions: [Region]? = nil
+    maxDiffRatio: Double? = nil, ignoreRegions: [Region]? = nil, ignoreElements: [String]? = nil,
+    matchLevel: MatchLevel? = nil, layoutTolerance: Double? = nil
   ) {
     self.threshold = threshold
     self.includeAA = includeAA
     self.maxDiffPixels = maxDiffPixels
     self.maxDiffRatio = maxDiffRatio
     self.ignoreRegions = ignoreRegions
+    self.ignoreElements = ignoreElements
+    self.matchLevel = matchLevel
+    self.layoutTolerance = layoutTolerance
   }
 
   /// A rectangle in pixels, as JSON writes it.
@@ -55,6 +66,17 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
     if let maxDiffPixels { result.maxDiffPixels = maxDiffPixels }
     if let maxDiffRatio { result.maxDiffRatio = maxDiffRatio }
     result.ignoreRegions += (ignoreRegions ?? []).map(\.rect)
+    if let matchLevel { result.matchLevel = matchLevel }
+    return result
+  }
+
+  /// `comparison` with these settings applied: options, element masks, match level.
+  public func applied(to comparison: FrameComparison) throws -> FrameComparison {
+    var result = comparison
+    result.options = applied(to: comparison.options)
+    result.selectors += try (ignoreElements ?? []).map { text throws(ConfigurationError) in try ElementSelector(text) }
+    if let matchLevel { result.matchLevel = matchLevel }
+    if let layoutTolerance { result.layoutTolerance = layoutTolerance }
     return result
   }
 
@@ -72,6 +94,11 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
     }
     let options = settings.applied(to: DiffOptions())
     if let problem = options.problem { throw ConfigurationError("\(path): \(problem)") }
+    do {
+      _ = try settings.applied(to: FrameComparison())
+    } catch {
+      throw ConfigurationError("\(path): \(error)")
+    }
     return settings
   }
 }

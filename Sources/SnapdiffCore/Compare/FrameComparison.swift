@@ -55,7 +55,16 @@ public struct FrameComparison: Sendable {
     let engine = PixelDiff(options: options)
     var layout: [LayoutComparison.Change]?
     if let before = baseline.tree, let after = current.tree {
-      layout = LayoutComparison(tolerance: layoutTolerance).changes(from: before, to: after)
+      // Masked elements (and what is inside them) are not part of the layout either.
+      let masked = selectors.flatMap { selector in
+        trees.flatMap { selector.matches(in: $0).flatMap { $0.allElements() } }
+      }
+      layout = LayoutComparison(tolerance: layoutTolerance).changes(from: before, to: after).filter { change in
+        !masked.contains { element in
+          element.identifier == change.identifier && element.elementType == change.elementType
+            && (element.frame == change.before || element.frame == change.after)
+        }
+      }
     }
     if matchLevel == .layout {
       guard let layout, let tree = current.tree else {

@@ -99,10 +99,13 @@ public struct Review: Sendable {
       guard let current = snapshot.current else {
         throw RunError("'\(snapshot.key)' has no current frame in run \(folder.id)")
       }
-      let bytes = try FileIO.read(folder.resolve(current))
+      let currentPath = folder.resolve(current)
+      let bytes = try FileIO.read(currentPath)
       // Never promote a frame that does not decode.
-      _ = try PNGDecoder().header(of: bytes, path: folder.resolve(current))
-      try store.write(bytes, for: key)
+      _ = try PNGDecoder().header(of: bytes, path: currentPath)
+      let treePath = Frame.treePath(besidePNG: currentPath)
+      let tree = FileSystem.isFile(treePath) ? try ElementTree.load(treePath) : nil
+      try store.write(bytes, tree: tree, for: key)
       if let hash = snapshot.changeHash, let location = try store.locate(key) {
         try store.forgetRejection(hash, at: location)
       }

@@ -16,6 +16,11 @@ public struct RunChecker: Sendable {
   public var runsDirectory: String
   /// The comparison defaults (flags and config); per-snapshot settings files refine them.
   public var options: DiffOptions
+  /// Element masks, the match level and the layout tolerance for every snapshot (settings
+  /// files refine them per snapshot).
+  public var selectors: [ElementSelector]
+  public var matchLevel: MatchLevel
+  public var layoutTolerance: Double
   /// Ignore rules by key glob, from the config.
   public var config: ProjectConfig
   public var recordMode: RecordMode
@@ -27,7 +32,8 @@ public struct RunChecker: Sendable {
 
   public init(
     currentDirectory: String, store: BaselineStore, runsDirectory: String,
-    options: DiffOptions = DiffOptions(), config: ProjectConfig = ProjectConfig(),
+    options: DiffOptions = DiffOptions(), selectors: [ElementSelector] = [],
+    matchLevel: MatchLevel = .strict, layoutTolerance: Double = 1, config: ProjectConfig = ProjectConfig(),
     recordMode: RecordMode = .missing, jobs: Int = ProcessorCount.active,
     decoder: PNGDecoder = PNGDecoder(), only: [String] = []
   ) {
@@ -35,6 +41,9 @@ public struct RunChecker: Sendable {
     self.store = store
     self.runsDirectory = FileSystem.absolute(runsDirectory)
     self.options = options
+    self.selectors = selectors
+    self.matchLevel = matchLevel
+    self.layoutTolerance = layoutTolerance
     self.config = config
     self.recordMode = recordMode
     self.jobs = max(1, jobs)
@@ -58,10 +67,8 @@ public struct RunChecker: Sendable {
     guard FileSystem.isDirectory(currentDirectory) else {
       throw FileError(path: currentDirectory, message: "is not a folder of current frames")
     }
-    let currentKeys = try FileSystem.files(under: currentDirectory)
-      .filter { $0.lowercased().hasSuffix(".png") }
-      .map { relative throws(KeyError) in try SnapshotKey(relativeImagePath: relative) }
-      .filter(isSelected)
+    let currentFrames = try Self.frames(in: currentDirectory).filter { isSelected($0.key) }
+    let currentKeys = currentFrames.map(\.key)
     if let (first, second) = SnapshotKey.caseCollisions(currentKeys).first {
       throw KeyError(
         key: second.rawValue,
@@ -73,15 +80,15 @@ public struct RunChecker: Sendable {
     let missingKeys = only.isEmpty ? Set(baselineKeys).subtracting(currentSet).sorted() : []
 
     let (folder, createdAt) = try RunFolder.create(in: runsDirectory)
-    let work: [(key: SnapshotKey, hasCurrent: Bool)] =
-      currentKeys.map { ($0, true) } + missingKeys.map { ($0, false) }
+    let work: [(key: SnapshotKey, current: String?)] =
+      currentFrames.map { ($0.key, $0.path) } + missingKeys.map { ($0, nil) }
     let results = ResultSlots<SnapshotRecord>(count: work.count)
     let next = Counter()
     let done = Counter()
     DispatchQueue.concurrentPerform(iterations: min(jobs, max(work.count, 1))) { _ in
       while let index = next.take(below: work.count) {
         let item = work[index]
-        let record = check(item.key, hasCurrent: item.hasCurrent, folder: folder)
+        let record = check(item.key, currentPath: item.current, folder: folder)
         results.set(index, record)
         let finished = done.increment()
         progress?(finished, work.count, item.key.rawValue)
@@ -99,29 +106,53 @@ public struct RunChecker: Sendable {
     return Outcome(record: record, folder: folder)
   }
 
+  /// The frames in a folder: `<key>.png` (with `<key>.tree.json` beside it, if any), or
+  /// `<key>.tree.json` alone (rendered), by key.
+  static func frames(in folder: String) throws -> [(key: SnapshotKey, path: String)] {
+    let files = try FileSystem.files(under: folder)
+    let pngs = Set(files.filter { $0.lowercased().hasSuffix(".png") }.map { String($0.dropLast(4)) })
+    var frames: [(key: SnapshotKey, path: String)] = []
+    for file in files {
+      let lowered = file.lowercased()
+      if lowered.hasSuffix(".png") {
+        frames.append((try SnapshotKey(relativeImagePath: file), folder + "/" + file))
+      } else if lowered.hasSuffix(".tree.json") && !pngs.contains(String(file.dropLast(10))) {
+        frames.append((try SnapshotKey(String(file.dropLast(10))), folder + "/" + file))
+      }
+    }
+    return frames
+  }
+
   private func isSelected(_ key: SnapshotKey) -> Bool {
     only.isEmpty || only.contains { key.matches(glob: $0) }
   }
 
   /// Compares one snapshot; never throws: a problem becomes the snapshot's `error`.
-  private func check(_ key: SnapshotKey, hasCurrent: Bool, folder: RunFolder) -> SnapshotRecord {
+  private func check(_ key: SnapshotKey, currentPath: String?, folder: RunFolder) -> SnapshotRecord {
     var record = SnapshotRecord(key: key.rawValue, status: .failed)
     do {
       let baseline = try store.locate(key)
       record.baseline = baseline.map { folder.relative($0.path) }
       record.baselineEnvironment = baseline?.environment
-      guard hasCurrent else {
+      guard let currentPath else {
         record.status = .missing
         return record
       }
-      let currentPath = currentDirectory + "/" + key.relativePath()
-      let currentBytes = try FileIO.read(currentPath)
+      let comparison = try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
+      if comparison.matchLevel != .strict { record.matchLevel = comparison.matchLevel }
       guard let baseline else {
-        return try recordNew(key, currentBytes, currentPath: currentPath, folder: folder, into: record)
+        return try recordNew(key, currentPath: currentPath, folder: folder, into: record)
       }
-      return try compare(
-        key, baseline: baseline, currentBytes: currentBytes, currentPath: currentPath, folder: folder,
-        into: record)
+      let usesFrames =
+        Frame.isTree(currentPath) || !comparison.selectors.isEmpty || comparison.matchLevel == .layout
+        || FileSystem.isFile(Frame.treePath(besidePNG: baseline.path))
+        || FileSystem.isFile(Frame.treePath(besidePNG: currentPath))
+      if usesFrames {
+        return try compareFrames(key, baseline: baseline, currentPath: currentPath, comparison: comparison,
+          folder: folder, into: record)
+      }
+      return try comparePNGs(key, baseline: baseline, currentPath: currentPath, options: comparison.options,
+        folder: folder, into: record)
     } catch {
       record.status = .failed
       record.error = String(describing: error)
@@ -130,36 +161,32 @@ public struct RunChecker: Sendable {
   }
 
   private func recordNew(
-    _ key: SnapshotKey, _ currentBytes: [UInt8], currentPath: String, folder: RunFolder,
-    into record: SnapshotRecord
+    _ key: SnapshotKey, currentPath: String, folder: RunFolder, into record: SnapshotRecord
   ) throws -> SnapshotRecord {
     var record = record
     record.status = .new
-    // Decode it whole: a broken frame must never become a baseline.
-    let image = try decoder.decode(currentBytes, path: currentPath)
-    record.currentSize = SnapshotRecord.Size(width: image.width, height: image.height)
-    let copy = folder.currentCopyPath(for: key)
-    try FileSystem.createDirectories(String(copy[..<copy.lastIndex(of: "/")!]))
-    try FileIO.writeAtomically(currentBytes, to: copy)
-    record.current = folder.relative(copy)
+    // Load it whole: a broken frame must never become a baseline.
+    let frame = try Frame.load(currentPath, decoder: decoder)
+    record.currentSize = SnapshotRecord.Size(width: frame.image.width, height: frame.image.height)
+    let png = try pngBytes(of: frame, at: currentPath)
+    record.current = folder.relative(try keepCopy(of: frame, png: png, key: key, in: folder))
     if recordMode.records(.new) {
-      try store.write(currentBytes, for: key)
+      try store.write(png, tree: frame.tree, for: key)
       record.recorded = true
       record.baseline = folder.relative(store.writePath(for: key))
     }
     return record
   }
 
-  private func compare(
-    _ key: SnapshotKey, baseline: BaselineStore.Location, currentBytes: [UInt8], currentPath: String,
+  /// Two PNGs and nothing else: byte-identical files skip decoding.
+  private func comparePNGs(
+    _ key: SnapshotKey, baseline: BaselineStore.Location, currentPath: String, options: DiffOptions,
     folder: RunFolder, into record: SnapshotRecord
   ) throws -> SnapshotRecord {
     var record = record
-    let options = try snapshotOptions(for: key, baseline: baseline)
+    let currentBytes = try FileIO.read(currentPath)
     let baselineBytes = try FileIO.read(baseline.path)
-    let result: DiffResult
-    let baselineImage: RGBAImage
-    let currentImage: RGBAImage
+    record.current = folder.relative(currentPath)
     if baselineBytes == currentBytes {
       // Byte-identical files: check the header (a broken file is still an error), skip decoding.
       let header = try decoder.header(of: currentBytes, path: currentPath)
@@ -167,55 +194,108 @@ public struct RunChecker: Sendable {
       record.totalPixels = header.width * header.height
       record.baselineSize = SnapshotRecord.Size(width: header.width, height: header.height)
       record.currentSize = record.baselineSize
-      record.current = folder.relative(currentPath)
       return record
     }
-    baselineImage = try decoder.decode(baselineBytes, path: baseline.path)
-    currentImage = try decoder.decode(currentBytes, path: currentPath)
+    let baselineImage = try decoder.decode(baselineBytes, path: baseline.path)
+    let currentImage = try decoder.decode(currentBytes, path: currentPath)
     let engine = PixelDiff(options: options)
-    result = engine.compare(baselineImage, currentImage)
+    let result = engine.compare(baselineImage, currentImage)
     record.fill(from: result)
+    let frame = Frame(image: currentImage, tree: nil, path: currentPath)
+    return try conclude(
+      key, passed: result.passed, identical: result.identical, changeHash: result.changeHash,
+      baseline: baseline, current: frame, png: currentBytes, folder: folder, into: record
+    ) { engine.compareDrawingDiff(baselineImage, currentImage).diffImage }
+  }
+
+  /// Frames with element trees, element masks or the layout level.
+  private func compareFrames(
+    _ key: SnapshotKey, baseline: BaselineStore.Location, currentPath: String, comparison: FrameComparison,
+    folder: RunFolder, into record: SnapshotRecord
+  ) throws -> SnapshotRecord {
+    var record = record
+    let baselineFrame = try Frame.load(baseline.path, decoder: decoder)
+    let currentFrame = try Frame.load(currentPath, decoder: decoder)
+    let outcome = try comparison.compare(baselineFrame, currentFrame)
+    record.fill(from: outcome.result)
+    record.layout = outcome.layout.map { $0.map(SnapshotRecord.LayoutChange.init) }
+    record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
     record.current = folder.relative(currentPath)
-    if result.passed {
+    let png = try pngBytes(of: currentFrame, at: currentPath)
+    return try conclude(
+      key, passed: outcome.passed, identical: outcome.result.identical,
+      changeHash: outcome.result.changeHash, baseline: baseline, current: currentFrame, png: png,
+      folder: folder, into: record
+    ) { try comparison.compare(baselineFrame, currentFrame, drawing: true).diffImage! }
+  }
+
+  /// The verdict's consequences: a failed snapshot keeps its frame and a diff image in the run,
+  /// and the record mode may write the baseline.
+  private func conclude(
+    _ key: SnapshotKey, passed: Bool, identical: Bool, changeHash: String?, baseline: BaselineStore.Location,
+    current: Frame, png: [UInt8], folder: RunFolder, into record: SnapshotRecord,
+    diffImage: () throws -> RGBAImage
+  ) throws -> SnapshotRecord {
+    var record = record
+    if passed {
       record.status = .passed
-      if recordMode == .all && !result.identical {
-        try store.write(currentBytes, for: key)
+      if recordMode == .all && !identical {
+        try store.write(png, tree: current.tree, for: key)
         record.recorded = true
       }
       return record
     }
     record.status = .failed
-    let copy = folder.currentCopyPath(for: key)
-    try FileSystem.createDirectories(String(copy[..<copy.lastIndex(of: "/")!]))
-    try FileIO.writeAtomically(currentBytes, to: copy)
-    record.current = folder.relative(copy)
+    record.current = folder.relative(try keepCopy(of: current, png: png, key: key, in: folder))
     let diffPath = folder.diffPath(for: key)
     try FileSystem.createDirectories(String(diffPath[..<diffPath.lastIndex(of: "/")!]))
-    try PNGEncoder(speed: .fast).write(engine.compareDrawingDiff(baselineImage, currentImage).diffImage, to: diffPath)
+    try PNGEncoder(speed: .fast).write(diffImage(), to: diffPath)
     record.diff = folder.relative(diffPath)
-    if let hash = result.changeHash, try store.rejectedChanges(at: baseline).contains(hash) {
+    if let hash = changeHash, try store.rejectedChanges(at: baseline).contains(hash) {
       record.previouslyRejected = true
     }
     if recordMode.records(.failed) {
-      try store.write(currentBytes, for: key)
+      try store.write(png, tree: current.tree, for: key)
       record.recorded = true
     }
     return record
   }
 
-  /// The run's options refined by the config's ignore rules and the settings files beside the
-  /// baseline and beside the current frame.
-  func snapshotOptions(for key: SnapshotKey, baseline: BaselineStore.Location?) throws -> DiffOptions {
+  /// The frame's PNG: the file itself, or the rendering of a tree-only frame.
+  private func pngBytes(of frame: Frame, at path: String) throws -> [UInt8] {
+    Frame.isTree(path) ? try PNGEncoder().encode(frame.image) : try FileIO.read(path)
+  }
+
+  /// Copies a frame (PNG, and its tree) into the run folder so it can be approved later.
+  private func keepCopy(of frame: Frame, png: [UInt8], key: SnapshotKey, in folder: RunFolder) throws -> String {
+    let copy = folder.currentCopyPath(for: key)
+    try FileSystem.createDirectories(String(copy[..<copy.lastIndex(of: "/")!]))
+    try FileIO.writeAtomically(png, to: copy)
+    if let tree = frame.tree {
+      try FileIO.writeAtomically(try tree.encoded(), to: Frame.treePath(besidePNG: copy))
+    }
+    return copy
+  }
+
+  /// The run's comparison refined by the config's ignore rules and the settings files beside
+  /// the baseline and beside the current frame.
+  func snapshotComparison(for key: SnapshotKey, baseline: BaselineStore.Location?, currentPath: String)
+    throws -> FrameComparison
+  {
     var options = self.options
     options.ignoreRegions += config.ignoreRegions(for: key)
+    options.matchLevel = matchLevel == .layout ? .strict : matchLevel
+    var comparison = FrameComparison(
+      options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance)
     if let baseline, let settings = try store.settings(at: baseline) {
-      options = settings.applied(to: options)
+      comparison = try settings.applied(to: comparison)
     }
     let currentSettings = currentDirectory + "/" + key.relativePath(suffix: ".snapdiff.json")
     if let settings = try SnapshotSettings.load(currentSettings) {
-      options = settings.applied(to: options)
+      comparison = try settings.applied(to: comparison)
     }
-    return options
+    if comparison.matchLevel == .layout { comparison.options.matchLevel = .strict }
+    return comparison
   }
 }
 

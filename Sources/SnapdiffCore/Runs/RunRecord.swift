@@ -72,6 +72,12 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   public var baselineEnvironment: String?
   /// An error that kept the snapshot from being compared (a corrupt PNG...).
   public var error: String?
+  /// The match level the snapshot was compared at, when not `strict`.
+  public var matchLevel: MatchLevel?
+  /// Layout changes, when both frames had element trees.
+  public var layout: [LayoutChange]?
+  /// Element selectors that matched nothing (the mask hid nothing).
+  public var unmatchedSelectors: [String]?
 
   public init(key: String, status: SnapshotStatus) {
     self.key = key
@@ -98,6 +104,30 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
       self.y = y
       self.width = width
       self.height = height
+    }
+  }
+
+  /// One layout change, as `run.json` keeps it.
+  public struct LayoutChange: Sendable, Codable, Equatable {
+    public var identifier: String
+    public var elementType: String
+    public var change: String
+    public var dx: Double
+    public var dy: Double
+    public var dWidth: Double
+    public var dHeight: Double
+    /// The change in words: `button 'loginButton' moved 8 pt down`.
+    public var description: String
+
+    public init(_ change: LayoutComparison.Change) {
+      identifier = change.identifier
+      elementType = change.elementType.rawValue
+      self.change = change.kind.rawValue
+      dx = change.dx
+      dy = change.dy
+      dWidth = change.dWidth
+      dHeight = change.dHeight
+      description = change.sentence
     }
   }
 
