@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "SnapdiffCore", targets: ["SnapdiffCore"]),
     .library(name: "SnapdiffCLI", targets: ["SnapdiffCLI"]),
+    .library(name: "SnapdiffTesting", targets: ["SnapdiffTesting"]),
     .executable(name: "snapdiff", targets: ["snapdiff"]),
   ],
   dependencies: [
@@ -24,6 +25,8 @@ let package = Package(
     // header checks before any allocation, rows decoded straight into a caller's buffer.
     .target(name: "CPNGReader", dependencies: ["CLibPNG"]),
     .target(name: "SnapdiffCore", dependencies: ["CLibPNG", "CPNGReader"]),
+    // The test-side API: SnapshotController, pages, steps, SnapShooter, assertions.
+    .target(name: "SnapdiffTesting", dependencies: ["SnapdiffCore"]),
     .target(
       name: "SnapdiffCLI",
       dependencies: [
@@ -32,10 +35,20 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "snapdiff", dependencies: ["SnapdiffCLI"]),
+    // The example app whose screens the example suite snapshots (dogfooding SnapdiffTesting).
+    .target(name: "ExampleApp", dependencies: ["SnapdiffCore"]),
     .testTarget(
       name: "SnapdiffCoreTests",
       dependencies: ["SnapdiffCore"],
       exclude: ["Fixtures"]
+    ),
+    .testTarget(
+      name: "ExampleAppSnapshotTests",
+      dependencies: ["ExampleApp", "SnapdiffTesting", "SnapdiffCore"]
+    ),
+    .testTarget(
+      name: "SnapdiffTestingTests",
+      dependencies: ["SnapdiffTesting", "SnapdiffCore"]
     ),
     .testTarget(
       name: "SnapdiffCLITests",

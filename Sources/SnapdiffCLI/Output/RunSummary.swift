@@ -5,7 +5,7 @@ import SnapdiffCore
 enum RunSummary {
   static func lines(_ record: RunRecord, folder: RunFolder, recordMode: RecordMode) -> [String] {
     let counts = record.counts
-    let order: [SnapshotStatus] = [.failed, .new, .missing, .rejected, .approved, .passed]
+    let order: [SnapshotStatus] = [.failed, .new, .missing, .rejected, .skipped, .approved, .passed]
     let parts = order.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }
     var lines = ["Run \(record.id): \(parts.joined(separator: ", ")) (\(record.snapshots.count) snapshot\(record.snapshots.count == 1 ? "" : "s"))"]
     let attention = record.snapshots.filter { $0.status != .passed && $0.status != .approved }
@@ -37,6 +37,8 @@ enum RunSummary {
       if let diff = snapshot.diff { text += "  diff: \(display(folder.resolve(diff)))" }
     case .new:
       text += snapshot.recorded ? "  recorded as the baseline" : "  no baseline (record mode \(recordMode.rawValue))"
+    case .skipped:
+      text += "  skipped by the test: \(snapshot.skipReason ?? "no reason given")"
     case .missing:
       text += "  no current frame; baseline \(snapshot.baseline.map { display(folder.resolve($0)) } ?? "?")"
     default:

@@ -5,6 +5,7 @@
 /// | `clock` | the elements whose identifier is exactly `clock` |
 /// | `~banner` | identifiers that contain `banner` (as the seed's `subscript(query:partial:)`) |
 /// | `@image` | elements of type `image` |
+/// | `@staticText:clock` | elements of type `staticText` whose identifier is exactly `clock` |
 /// | `alert/okButton`, `@alert/@button` | the right side inside the left, at any depth |
 ///
 /// ```swift
@@ -17,12 +18,14 @@ public struct ElementSelector: Sendable, Hashable, CustomStringConvertible {
     case identifier(String)
     case identifierContains(String)
     case type(ElementType)
+    case typedIdentifier(ElementType, String)
 
     func matches(_ element: Element) -> Bool {
       switch self {
       case .identifier(let name): element.identifier == name
       case .identifierContains(let part): element.identifier.contains(part)
       case .type(let type): element.elementType == type
+      case .typedIdentifier(let type, let name): element.elementType == type && element.identifier == name
       }
     }
   }
@@ -40,12 +43,24 @@ public struct ElementSelector: Sendable, Hashable, CustomStringConvertible {
       let step = String(part)
       if step.isEmpty { throw ConfigurationError("element selector '\(text)' has an empty step") }
       if step.hasPrefix("@") {
-        let name = String(step.dropFirst())
+        var name = String(step.dropFirst())
+        var identifier: String?
+        if let colon = name.firstIndex(of: ":") {
+          identifier = String(name[name.index(after: colon)...])
+          name = String(name[..<colon])
+        }
         guard let type = ElementType(rawValue: name) else {
           let hint = ElementType.suggestion(for: name).map { " (did you mean '@\($0.rawValue)'?)" } ?? ""
           throw ConfigurationError("element selector '\(text)': '\(name)' is not an element type\(hint)")
         }
-        steps.append(.type(type))
+        if let identifier {
+          guard !identifier.isEmpty else {
+            throw ConfigurationError("element selector '\(text)': '@\(name):' needs an identifier")
+          }
+          steps.append(.typedIdentifier(type, identifier))
+        } else {
+          steps.append(.type(type))
+        }
       } else if step.hasPrefix("~") {
         guard step.count > 1 else { throw ConfigurationError("element selector '\(text)': '~' needs a text to look for") }
         steps.append(.identifierContains(String(step.dropFirst())))
@@ -54,6 +69,12 @@ public struct ElementSelector: Sendable, Hashable, CustomStringConvertible {
       }
     }
     self.steps = steps
+  }
+
+  /// The elements with exactly this identifier (and, unless `.any`, this type).
+  public init(identifier: String, type: ElementType = .any) {
+    text = type == .any ? identifier : "@\(type.rawValue):\(identifier)"
+    steps = [type == .any ? .identifier(identifier) : .typedIdentifier(type, identifier)]
   }
 
   /// The matching elements, in tree order (parents before children).

@@ -106,6 +106,9 @@ public enum JUnitReport {
     case .missing:
       let message = "no current frame: the baseline has no snapshot in this run"
       return (.skipped, wrap(element("skipped", type: nil, message: message, body: nil)))
+    case .skipped:
+      let message = "skipped by the test: " + (snapshot.skipReason ?? "no reason given")
+      return (.skipped, wrap(element("skipped", type: nil, message: message, body: nil)))
     case .approved:
       return (.pass, wrap(systemOut("approved: " + ReportFormat.figures(snapshot))))
     case .passed:

@@ -31,7 +31,7 @@ public enum RecordMode: String, Sendable, Codable, CaseIterable {
   }
 
   /// Whether a frame in this state is written as the baseline.
-  func records(_ status: SnapshotStatus) -> Bool {
+  public func records(_ status: SnapshotStatus) -> Bool {
     switch (self, status) {
     case (.never, _): false
     case (_, .new): true

@@ -75,9 +75,11 @@ public struct RunChecker: Sendable {
         problem: "differs from '\(first)' only by letter case: the two would collide on case-insensitive file systems")
     }
     let currentSet = Set(currentKeys)
+    let skipped = try Self.skips(in: currentDirectory).filter { isSelected($0.key) && !currentSet.contains($0.key) }
     var baselineKeys = try store.keys()
     if let environment = store.environment { baselineKeys += try store.keys(inEnvironment: environment) }
-    let missingKeys = only.isEmpty ? Set(baselineKeys).subtracting(currentSet).sorted() : []
+    let missingKeys =
+      only.isEmpty ? Set(baselineKeys).subtracting(currentSet).subtracting(skipped.map(\.key)).sorted() : []
 
     let (folder, createdAt) = try RunFolder.create(in: runsDirectory)
     let work: [(key: SnapshotKey, current: String?)] =
@@ -95,11 +97,17 @@ public struct RunChecker: Sendable {
       }
     }
 
+    let skips = try skipped.map { skip -> SnapshotRecord in
+      var record = SnapshotRecord(key: skip.key.rawValue, status: .skipped)
+      record.skipReason = skip.reason
+      record.baseline = try store.locate(skip.key).map { folder.relative($0.path) }
+      return record
+    }
     let record = RunRecord(
       id: folder.id, createdAt: createdAt, currentDirectory: folder.relative(currentDirectory),
       baselinesDirectory: folder.relative(store.root), environment: store.environment,
       recordMode: recordMode, complete: only.isEmpty,
-      snapshots: results.values().sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
+      snapshots: (results.values() + skips).sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
     try folder.save(record)
     try RunReports.write(record, to: folder)
     try folder.markAsLast()
@@ -122,6 +130,18 @@ public struct RunChecker: Sendable {
     }
     return frames
   }
+
+  /// Snapshots the test-side API skipped: `<key>.skipped.json` files (`{"key", "reason"}`).
+  static func skips(in folder: String) throws -> [(key: SnapshotKey, reason: String)] {
+    try FileSystem.files(under: folder).filter { $0.hasSuffix(".skipped.json") }.map { file in
+      let key = try SnapshotKey(String(file.dropLast(13)))
+      let bytes = try FileIO.read(folder + "/" + file, limit: 1 << 16)
+      let skip = try? JSONDecoderBox.decode(SkipNote.self, from: bytes)
+      return (key, skip?.reason ?? "skipped by the test")
+    }
+  }
+
+  private struct SkipNote: Decodable { var reason: String }
 
   private func isSelected(_ key: SnapshotKey) -> Bool {
     only.isEmpty || only.contains { key.matches(glob: $0) }

@@ -78,6 +78,8 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   public var layout: [LayoutChange]?
   /// Element selectors that matched nothing (the mask hid nothing).
   public var unmatchedSelectors: [String]?
+  /// Why the test skipped it (status `skipped`).
+  public var skipReason: String?
 
   public init(key: String, status: SnapshotStatus) {
     self.key = key

@@ -12,6 +12,9 @@ public enum SnapshotStatus: String, Sendable, Codable, CaseIterable, Comparable 
   case approved
   /// A reviewer refused the change: the same change stays failed in later runs.
   case rejected
+  /// The test did not take it: its page is not allowed by the `SnapshotController`, or has no
+  /// shooter. Reported, never failing.
+  case skipped
 
   /// The order reports list statuses in: what needs attention first.
   public static func < (lhs: SnapshotStatus, rhs: SnapshotStatus) -> Bool {
@@ -24,8 +27,9 @@ public enum SnapshotStatus: String, Sendable, Codable, CaseIterable, Comparable 
     case .new: 1
     case .missing: 2
     case .rejected: 3
-    case .approved: 4
-    case .passed: 5
+    case .skipped: 4
+    case .approved: 5
+    case .passed: 6
     }
   }
 }
