@@ -103,11 +103,12 @@ public struct RunChecker: Sendable {
       record.baseline = try store.locate(skip.key).map { folder.relative($0.path) }
       return record
     }
-    let record = RunRecord(
+    var record = RunRecord(
       id: folder.id, createdAt: createdAt, currentDirectory: folder.relative(currentDirectory),
       baselinesDirectory: folder.relative(store.root), environment: store.environment,
       recordMode: recordMode, complete: only.isEmpty,
       snapshots: (results.values() + skips).sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
+    record.closedAt = RunFolder.timestamp().iso
     try folder.save(record)
     try RunReports.write(record, to: folder)
     try folder.markAsLast()
@@ -148,7 +149,7 @@ public struct RunChecker: Sendable {
   }
 
   /// Compares one snapshot; never throws: a problem becomes the snapshot's `error`.
-  private func check(_ key: SnapshotKey, currentPath: String?, folder: RunFolder) -> SnapshotRecord {
+  func check(_ key: SnapshotKey, currentPath: String?, folder: RunFolder) -> SnapshotRecord {
     var record = SnapshotRecord(key: key.rawValue, status: .failed)
     do {
       let baseline = try store.locate(key)

@@ -21,6 +21,12 @@ public struct RunRecord: Sendable, Codable, Equatable {
   /// The run looked at every frame of `currentDirectory` (not a filtered subset).
   public var complete: Bool
   public var snapshots: [SnapshotRecord]
+  /// A name for the run (`snapdiff serve` clients give one; `check` runs have none).
+  public var name: String?
+  /// The branch the frames came from, when a client says.
+  public var branch: String?
+  /// When the run was closed (no more snapshots), ISO 8601; `check` runs are closed at once.
+  public var closedAt: String?
 
   public init(
     id: String, createdAt: String, currentDirectory: String, baselinesDirectory: String,

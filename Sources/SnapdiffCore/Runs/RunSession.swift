@@ -1,0 +1,114 @@
+/// A run that receives its snapshots one at a time, as `snapdiff serve` does for remote test
+/// runners: open it, submit frames (each compared at once, exactly as `check` compares), close it.
+/// The run folder is the same as `check`'s, so `status`, `approve` and the reports work on it.
+///
+/// ```swift
+/// let session = try RunSession.open(runsDirectory: ".snapdiff/runs", store: store, name: "nightly")
+/// let record = try session.submit(key: "Home - test_search/Home", png: bytes)
+/// let run = try session.close()
+/// ```
+public struct RunSession: Sendable {
+  public let folder: RunFolder
+  public let store: BaselineStore
+  public var options: DiffOptions
+  public var recordMode: RecordMode
+  public var decoder: PNGDecoder
+
+  /// The folder frames are received in: `<run>/incoming/<key>.png` (and `.tree.json`,
+  /// `.snapdiff.json`).
+  public var incoming: String { folder.path + "/incoming" }
+
+  /// Opens a new run in `runsDirectory`.
+  public static func open(
+    runsDirectory: String, store: BaselineStore, name: String? = nil, branch: String? = nil,
+    options: DiffOptions = DiffOptions(), recordMode: RecordMode = .never, decoder: PNGDecoder = PNGDecoder()
+  ) throws -> RunSession {
+    let (folder, createdAt) = try RunFolder.create(in: FileSystem.absolute(runsDirectory))
+    let session = RunSession(folder: folder, store: store, options: options, recordMode: recordMode, decoder: decoder)
+    try FileSystem.createDirectories(session.incoming)
+    var record = RunRecord(
+      id: folder.id, createdAt: createdAt, currentDirectory: "incoming",
+      baselinesDirectory: folder.relative(store.root), environment: store.environment,
+      recordMode: recordMode, complete: false, snapshots: [])
+    record.name = name
+    record.branch = branch
+    try folder.save(record)
+    try RunReports.write(record, to: folder)
+    try folder.markAsLast()
+    return session
+  }
+
+  /// Reopens the run in `folder` (its store, environment and record mode come from `run.json`).
+  public static func reopen(_ folder: RunFolder, options: DiffOptions = DiffOptions(), decoder: PNGDecoder = PNGDecoder())
+    throws -> RunSession
+  {
+    let record = try folder.load()
+    let store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
+    return RunSession(folder: folder, store: store, options: options, recordMode: record.recordMode, decoder: decoder)
+  }
+
+  private init(folder: RunFolder, store: BaselineStore, options: DiffOptions, recordMode: RecordMode, decoder: PNGDecoder) {
+    self.folder = folder
+    self.store = store
+    self.options = options
+    self.recordMode = recordMode
+    self.decoder = decoder
+  }
+
+  /// Receives the frame of `key` (a PNG, a tree, or both; settings with masks, match level and
+  /// tolerances), compares it against the store, and records the verdict in `run.json`
+  /// (replacing an earlier submission of the same key).
+  ///
+  /// - Throws: `KeyError` for a key that could leave the store, `RunError` when the run is
+  ///   closed or neither a PNG nor a tree is given, `PNGError`/`ConfigurationError` for input
+  ///   that is not valid (nothing is recorded then).
+  @discardableResult
+  public func submit(key rawKey: String, png: [UInt8]? = nil, tree: ElementTree? = nil, settings: SnapshotSettings? = nil)
+    throws -> SnapshotRecord
+  {
+    let key = try SnapshotKey(rawKey)
+    guard try folder.load().closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
+    guard png != nil || tree != nil else { throw RunError("'\(rawKey)': send a PNG frame, an element tree, or both") }
+    if let png { _ = try decoder.decode(png, path: rawKey) }
+    let base = incoming + "/" + key.relativePath(suffix: "")
+    try FileSystem.createDirectories(String(base[..<base.lastIndex(of: "/")!]))
+    let framePath: String
+    if let png {
+      framePath = base + ".png"
+      try FileIO.writeAtomically(png, to: framePath)
+      if let tree { try FileIO.writeAtomically(try tree.encoded(), to: base + ".tree.json") }
+    } else {
+      framePath = base + ".tree.json"
+      try FileIO.writeAtomically(try tree!.encoded(), to: framePath)
+    }
+    if let settings {
+      let encoded = try JSONEncoderBox.encode(settings)
+      try FileIO.writeAtomically(encoded, to: base + ".snapdiff.json")
+    } else {
+      try FileSystem.remove(base + ".snapdiff.json")
+    }
+    let checker = RunChecker(
+      currentDirectory: incoming, store: store, runsDirectory: String(folder.path[..<folder.path.lastIndex(of: "/")!]),
+      options: options, recordMode: recordMode, jobs: 1, decoder: decoder)
+    let snapshot = checker.check(key, currentPath: framePath, folder: folder)
+    let record = try folder.update { record in
+      record.snapshots.removeAll { $0.key == snapshot.key }
+      record.snapshots.append(snapshot)
+      record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
+    }
+    try RunReports.write(record, to: folder)
+    return snapshot
+  }
+
+  /// Closes the run: no more snapshots; the reports are written and the run becomes `last`.
+  @discardableResult
+  public func close() throws -> RunRecord {
+    let (_, iso) = RunFolder.timestamp()
+    let record = try folder.update { record in
+      if record.closedAt == nil { record.closedAt = iso }
+    }
+    try RunReports.write(record, to: folder)
+    try folder.markAsLast()
+    return record
+  }
+}

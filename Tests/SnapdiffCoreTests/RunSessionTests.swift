@@ -1,0 +1,39 @@
+import Foundation
+import SnapdiffCore
+import Testing
+
+@Suite("run sessions")
+struct RunSessionTests {
+  @Test("submit one frame at a time, the same verdicts as check, then close; approve works on it")
+  func session() throws {
+    try withTemporaryDirectory { folder in
+      let store = try BaselineStore(root: folder + "/baselines")
+      let white = RGBAImage(width: 8, height: 8, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
+      var changed = white
+      changed[x: 3, y: 3] = RGBAColor(red: 0, green: 0, blue: 0)
+      try store.write(try PNGEncoder().encode(white), for: SnapshotKey("a/same"))
+      try store.write(try PNGEncoder().encode(white), for: SnapshotKey("a/changed"))
+
+      let session = try RunSession.open(runsDirectory: folder + "/runs", store: store, name: "nightly", branch: "main")
+      #expect(try session.submit(key: "a/same", png: PNGEncoder().encode(white)).status == .passed)
+      let failed = try session.submit(key: "a/changed", png: PNGEncoder().encode(changed))
+      #expect(failed.status == .failed && failed.differentPixels == 1 && failed.diff != nil)
+      let tree = try ElementTree.decode(
+        Array(#"{"screen": {"width": 8, "height": 8}, "root": {"elementType": "other", "frame": {"x": 0, "y": 0, "width": 8, "height": 8}}}"#.utf8), path: "t")
+      #expect(try session.submit(key: "a/new", tree: tree).status == .failed)  // never: no baseline
+      #expect(throws: KeyError.self) { try session.submit(key: "../x", png: PNGEncoder().encode(white)) }
+      #expect(throws: PNGError.self) { try session.submit(key: "a/bad", png: [1, 2, 3]) }
+      // A second submission of a key replaces the first.
+      #expect(try session.submit(key: "a/changed", png: PNGEncoder().encode(changed)).status == .failed)
+
+      let run = try session.close()
+      #expect(run.closedAt != nil && run.name == "nightly" && run.branch == "main")
+      #expect(run.snapshots.map(\.key) == ["a/changed", "a/new", "a/same"])
+      #expect(throws: RunError.self) { try session.submit(key: "a/late", png: PNGEncoder().encode(white)) }
+      #expect(FileManager.default.fileExists(atPath: session.folder.path + "/index.html"))
+
+      try Review(folder: session.folder).approve(Review.Selection(patterns: ["a/changed"]))
+      #expect(try PNGDecoder().decode(contentsOf: folder + "/baselines/a/changed.png") == changed)
+    }
+  }
+}
