@@ -6,7 +6,7 @@ import XCTest
 /// The onboarding flow: snapshots of both steps.
 final class OnboardingSnapshotTests: BaseTest {
   override func makeSnapshotController() -> SnapshotController<PageFactory>? {
-    .snapdiff(testName: name)
+    .snapdiff(test: self)
       .append(allowedPages: ^\.onboarding)
   }
 
@@ -26,7 +26,7 @@ final class OnboardingSnapshotTests: BaseTest {
 /// keep them out of the comparison.
 final class ResultListSnapshotTests: BaseTest {
   override func makeSnapshotController() -> SnapshotController<PageFactory>? {
-    .snapdiff(testName: name)
+    .snapdiff(test: self)
       .append(allowedPages: ^\.resultList, ^\.profile)
   }
 
@@ -43,7 +43,7 @@ final class ResultListSnapshotTests: BaseTest {
 /// A page the controller does not allow: the snapshot is skipped, and says so.
 final class SkippedSnapshotTests: BaseTest {
   override func makeSnapshotController() -> SnapshotController<PageFactory>? {
-    .snapdiff(testName: name)
+    .snapdiff(test: self)
       .append(allowedPages: ^\.onboarding)
   }
 
