@@ -3,7 +3,7 @@
 // pixels and libpng's errors, the fast diff-image writer round-trips exactly in every format it
 // picks, and a byte-identical pair is answered from the header alone.
 import Foundation
-@testable import SnapdiffCore
+import SnapdiffCore
 import Testing
 
 @Suite("performance paths")

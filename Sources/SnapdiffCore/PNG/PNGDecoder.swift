@@ -21,7 +21,7 @@ public struct PNGDecoder: Sendable {
   /// Whether screenshots (8-bit RGB or RGBA, not interlaced) may skip libpng's row loop for the
   /// fast path (same pixels, same errors: on anything unusual it hands over to libpng). Off only
   /// to compare the two paths in tests.
-  var usesFastPath = true
+  public var usesFastPath = true
 
   public init(maxPixels: Int = PNGDecoder.defaultMaxPixels) {
     self.maxPixels = maxPixels
