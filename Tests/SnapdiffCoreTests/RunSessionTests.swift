@@ -38,3 +38,34 @@ struct RunSessionTests {
     }
   }
 }
+
+@Suite("baseline cache")
+struct BaselineCacheTests {
+  @Test("a decoded baseline is stored, read back equal, keyed by content, and trimmed to its limit")
+  func cache() throws {
+    try withTemporaryDirectory { folder in
+      let cache = BaselineCache(directory: folder + "/cache", limit: 1000)
+      var image = RGBAImage(width: 10, height: 10, filledWith: RGBAColor(red: 1, green: 2, blue: 3))
+      let png = try PNGEncoder().encode(image)
+      #expect(try cache.image(of: png, path: "a.png", decoder: PNGDecoder()) == image)
+      let entries = try FileManager.default.contentsOfDirectory(atPath: folder + "/cache")
+      #expect(entries.count == 1 && entries[0].hasSuffix(".rgba"))
+      // Read back from the cache (a decoder that refuses everything proves no decode happened).
+      #expect(try cache.image(of: png, path: "a.png", decoder: PNGDecoder(maxPixels: 1)) == image)
+      // Other content, another entry; a corrupt entry is a miss, not an error.
+      image[x: 0, y: 0] = RGBAColor(red: 9, green: 9, blue: 9)
+      let other = try PNGEncoder().encode(image)
+      #expect(try cache.image(of: other, path: "b.png", decoder: PNGDecoder()) == image)
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder + "/cache") {
+        try Data("garbage".utf8).write(to: URL(fileURLWithPath: folder + "/cache/" + name))
+      }
+      #expect(try cache.image(of: other, path: "b.png", decoder: PNGDecoder()) == image)
+      cache.trim()
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/cache").count <= 2)
+      let tiny = BaselineCache(directory: folder + "/cache", limit: 0)
+      tiny.trim()
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/cache").isEmpty)
+      #expect(throws: PNGError.self) { try cache.image(of: [1, 2, 3], path: "c.png", decoder: PNGDecoder()) }
+    }
+  }
+}

@@ -57,6 +57,9 @@ extension Snapdiff {
     @Flag(help: "Print only the summary line and problems.")
     var quiet = false
 
+    @Flag(help: "Do not use the cache of decoded baselines (.snapdiff/cache, safe to delete, at most 2 GiB).")
+    var noCache = false
+
     @OptionGroup(title: "Comparison")
     var diffOptions: DiffOptionGroup
 
@@ -72,7 +75,7 @@ extension Snapdiff {
       let (outcome, mode) = try reportingErrors { () throws -> (RunChecker.Outcome, RecordMode) in
         let resolved = try project.project()
         let recordMode = try record ?? RecordMode.fromEnvironment(environment)
-        let checker = RunChecker(
+        var checker = RunChecker(
           currentDirectory: currentDirectory, store: resolved.store,
           runsDirectory: resolved.runsDirectory,
           options: diffOptions.diffOptions(defaults: resolved.config.settings),
@@ -81,6 +84,10 @@ extension Snapdiff {
           recordMode: recordMode, jobs: jobs ?? ProcessorCount.active, decoder: diffOptions.decoder,
           only: only)
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) != 0)
+        if !noCache {
+          let runs = resolved.runsDirectory
+          checker.cache = BaselineCache(directory: String(runs[..<runs.lastIndex(of: "/")!]) + "/cache")
+        }
         let outcome = try checker.run(progress: progress.report)
         progress.finish()
         if let regJSON { try RunReports.writeRegJSON(outcome.record, folder: outcome.folder, to: regJSON) }

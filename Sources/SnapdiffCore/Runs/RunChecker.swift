@@ -29,6 +29,8 @@ public struct RunChecker: Sendable {
   public var decoder: PNGDecoder
   /// Only keys matching one of these globs; the run is then incomplete (no `missing`).
   public var only: [String]
+  /// Decoded baselines kept between runs; `nil` decodes every baseline every time.
+  public var cache: BaselineCache?
 
   public init(
     currentDirectory: String, store: BaselineStore, runsDirectory: String,
@@ -112,6 +114,7 @@ public struct RunChecker: Sendable {
     try folder.save(record)
     try RunReports.write(record, to: folder)
     try folder.markAsLast()
+    cache?.trim()
     return Outcome(record: record, folder: folder)
   }
 
@@ -217,7 +220,9 @@ public struct RunChecker: Sendable {
       record.currentSize = record.baselineSize
       return record
     }
-    let baselineImage = try decoder.decode(baselineBytes, path: baseline.path)
+    let baselineImage =
+      try cache?.image(of: baselineBytes, path: baseline.path, decoder: decoder)
+      ?? decoder.decode(baselineBytes, path: baseline.path)
     let currentImage = try decoder.decode(currentBytes, path: currentPath)
     let engine = PixelDiff(options: options)
     let result = engine.compare(baselineImage, currentImage)
