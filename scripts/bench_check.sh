@@ -40,8 +40,16 @@ cd "$work"
 echo "snapdiff check on $count iPhone-size pairs ($changed changed), $(nproc) cores"
 for frames in same-bytes re-encoded; do
   hyperfine -N -i --warmup 1 --runs 3 \
-    -n "$frames, 1 job" "$snapdiff check $frames --record never --quiet --jobs 1" \
-    -n "$frames, 2 jobs" "$snapdiff check $frames --record never --quiet --jobs 2" \
-    --export-json "hyperfine-$frames.json" | grep -E "Time|±|faster|^  [0-9]" || true
+    -n "$frames, 1 job" "$snapdiff check $frames --record never --quiet --jobs 1 --no-cache" \
+    -n "$frames, 2 jobs" "$snapdiff check $frames --record never --quiet --jobs 2 --no-cache" \
+    --export-json "hyperfine-$frames.json" | grep -E "Benchmark|Time|±|faster|^  [0-9]" || true
 done
+# The cache of decoded baselines: cold (emptied before each run) against warm.
+hyperfine -i --warmup 1 --runs 3 \
+  --prepare "rm -rf .snapdiff/cache" -n "re-encoded, 2 jobs, cold cache" \
+  "$snapdiff check re-encoded --record never --quiet --jobs 2" \
+  --export-json hyperfine-cache-cold.json | grep -E "Benchmark|Time" || true
+hyperfine -i --warmup 1 --runs 3 -n "re-encoded, 2 jobs, warm cache" \
+  "$snapdiff check re-encoded --record never --quiet --jobs 2" \
+  --export-json hyperfine-cache-warm.json | grep -E "Benchmark|Time" || true
 rm -rf .snapdiff
