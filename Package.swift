@@ -11,7 +11,10 @@ let package = Package(
     .executable(name: "snapdiff", targets: ["snapdiff"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    // `snapdiff serve`: the HTTP service (Hummingbird 2) and its run index (SQLite through GRDB).
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
   ],
   targets: [
     // libpng as found by pkg-config (Debian: libpng-dev); `link "png16"` in the module map is the
@@ -27,10 +30,22 @@ let package = Package(
     .target(name: "SnapdiffCore", dependencies: ["CLibPNG", "CPNGReader"]),
     // The test-side API: SnapshotController, pages, steps, SnapShooter, assertions.
     .target(name: "SnapdiffTesting", dependencies: ["SnapdiffCore"]),
+    // `snapdiff serve`: the API, the review page and the run index. Only this target and the CLI
+    // link Hummingbird and GRDB; SnapdiffCore stays free of them.
+    .target(
+      name: "SnapdiffServer",
+      dependencies: [
+        "SnapdiffCore",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      exclude: ["openapi.yaml"]
+    ),
     .target(
       name: "SnapdiffCLI",
       dependencies: [
         "SnapdiffCore",
+        "SnapdiffServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -49,6 +64,14 @@ let package = Package(
     .testTarget(
       name: "SnapdiffTestingTests",
       dependencies: ["SnapdiffTesting", "SnapdiffCore"]
+    ),
+    .testTarget(
+      name: "SnapdiffServerTests",
+      dependencies: [
+        "SnapdiffServer", "SnapdiffCore",
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
     .testTarget(
       name: "SnapdiffCLITests",

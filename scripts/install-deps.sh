@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the system libraries snapdiff builds against (libpng, zlib, pkg-config) when they are
+# Installs the system libraries snapdiff builds against (libpng, zlib, SQLite, pkg-config) when they are
 # missing. Debian/Ubuntu through apt-get; on macOS, `brew install libpng pkg-config`.
 set -euo pipefail
 
@@ -7,6 +7,8 @@ missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! { pkg-config --exists libpng 2>/dev/null || [ -f /usr/include/png.h ]; }; then missing+=(libpng-dev); fi
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
+# snapdiff serve keeps its run index in SQLite (GRDB links the system library).
+[ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

@@ -30,12 +30,19 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
   public var area: Int { isEmpty ? 0 : width * height }
 
   /// The part of this rectangle inside `0..<width × 0..<height` (empty when none is).
+  /// A region from `--ignore` or a settings file may hold any `Int`, so the far edges saturate
+  /// instead of overflowing.
   public func clamped(toWidth width: Int, height: Int) -> PixelRect {
     let left = min(max(x, 0), width)
     let top = min(max(y, 0), height)
-    let right = min(max(maxX, left), width)
-    let bottom = min(max(maxY, top), height)
+    let right = min(max(Self.saturatingSum(x, self.width), left), width)
+    let bottom = min(max(Self.saturatingSum(y, self.height), top), height)
     return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+  }
+
+  private static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? (b > 0 ? Int.max : Int.min) : sum
   }
 
   /// The smallest rectangle holding both.

@@ -1,0 +1,61 @@
+import Hummingbird
+import SnapdiffCore
+
+/// The `snapdiff serve` application: the index opened and synchronised with the run folders,
+/// the router built, bound to the configured address.
+///
+/// ```swift
+/// let app = try await buildApplication(configuration)
+/// try await app.runService()          // until SIGINT or SIGTERM
+/// ```
+///
+/// - Throws: `ServerConfigurationError` for a configuration that cannot work (a non-loopback
+///   host without a token…), or the error opening the data folder or the index.
+@available(macOS 14, iOS 17, tvOS 17, *)
+public func buildApplication(_ configuration: ServerConfiguration) async throws -> some ApplicationProtocol {
+  try configuration.validate()
+  let service = try await Blocking.run {
+    let service = try RunService(configuration: configuration)
+    try service.index.synchronize()
+    return service
+  }
+  return Application(
+    router: buildRouter(service),
+    configuration: ApplicationConfiguration(
+      address: .hostname(configuration.host, port: configuration.port),
+      serverName: "snapdiff/\(configuration.version)"),
+    onServerRunning: { channel in
+      await configuration.onServerRunning?(channel.localAddress?.port ?? configuration.port)
+    })
+}
+
+/// The routes: the API under `/api/v1`, the review pages at `/` and `/runs/{run}`. Errors
+/// become JSON (or an HTML page off the API); access rules apply before any route.
+@available(macOS 14, iOS 17, tvOS 17, *)
+func buildRouter(_ service: RunService) -> Router<ServerRequestContext> {
+  let router = Router(context: ServerRequestContext.self)
+  router.add(middleware: ErrorMiddleware())
+  router.add(
+    middleware: AccessMiddleware(token: service.configuration.token, privateReads: service.configuration.privateReads))
+  let api = router.group("api/v1")
+  HealthController(version: service.configuration.version).addRoutes(to: api)
+  RunsController(service: service).addRoutes(to: api)
+  SnapshotsController(service: service).addRoutes(to: api)
+  ReviewPageController(service: service).addRoutes(to: router)
+  return router
+}
+
+/// Builds the application and serves until SIGINT or SIGTERM (requests in flight finish first):
+/// what `snapdiff serve` runs.
+///
+/// - Throws: what ``buildApplication(_:)`` throws, or a `ServerConfigurationError` naming the
+///   address when the server cannot listen (the port is taken…).
+@available(macOS 14, iOS 17, tvOS 17, *)
+public func runApplication(_ configuration: ServerConfiguration) async throws {
+  let app = try await buildApplication(configuration)
+  do {
+    try await app.runService()
+  } catch {
+    throw ServerConfigurationError("cannot serve on \(configuration.host):\(configuration.port): \(error)")
+  }
+}

@@ -1,0 +1,97 @@
+import Hummingbird
+import SnapdiffCore
+
+/// `/api/v1/runs`: list, open, read, close, and review a run as a whole.
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct RunsController {
+  let service: RunService
+
+  func addRoutes(to group: RouterGroup<ServerRequestContext>) {
+    group.get("runs", use: list)
+    group.post("runs", use: open)
+    group.get("runs/:run", use: show)
+    group.post("runs/:run/close", use: close)
+    group.post("runs/:run/approve", use: approve)
+    group.post("runs/:run/reject", use: reject)
+  }
+
+  /// `GET /api/v1/runs?limit=&offset=&branch=&name=&verdict=passed|failed&open=true|false`
+  @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> RunList {
+    let parameters = request.uri.queryParameters
+    var query = RunQuery()
+    if let limit = parameters.get("limit") {
+      guard let value = Int(limit), (1...500).contains(value) else {
+        throw APIError.badRequest("'limit' must be a number from 1 to 500")
+      }
+      query.limit = value
+    }
+    if let offset = parameters.get("offset") {
+      guard let value = Int(offset), value >= 0 else { throw APIError.badRequest("'offset' must be 0 or more") }
+      query.offset = value
+    }
+    query.branch = parameters.get("branch")
+    query.name = parameters.get("name")
+    if let verdict = parameters.get("verdict") {
+      guard let value = RunVerdict(rawValue: verdict) else {
+        throw APIError.badRequest("'verdict' must be passed or failed")
+      }
+      query.verdict = value
+    }
+    if let open = parameters.get("open") {
+      guard let value = Bool(open) else { throw APIError.badRequest("'open' must be true or false") }
+      query.open = value
+    }
+    let chosen = query
+    return try await Blocking.run { [service] in try service.list(chosen) }
+  }
+
+  /// `POST /api/v1/runs` `{"name", "branch"?, "environment"?, "recordMode"?}` → 201
+  @Sendable func open(_ request: Request, context: ServerRequestContext) async throws -> EditedResponse<RunSummary> {
+    let body = try await request.decode(as: OpenRunRequest.self, context: context)
+    let record = try await Blocking.run { [service] in try service.open(body) }
+    let summary = RunSummary(record)
+    return EditedResponse(status: .created, headers: [.location: summary.links.run], response: summary)
+  }
+
+  /// `GET /api/v1/runs/{run}`: the run's `run.json`, as the CLI wrote it.
+  @Sendable func show(_ request: Request, context: ServerRequestContext) async throws -> Response {
+    let id = try Self.runID(context)
+    let bytes = try await Blocking.run { [service] in
+      try SnapdiffCore.FileIO.read(service.folder(id).recordPath, limit: 1 << 30)
+    }
+    return Response(
+      status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+  }
+
+  /// `POST /api/v1/runs/{run}/close` → the summary and the verdict.
+  @Sendable func close(_ request: Request, context: ServerRequestContext) async throws -> RunSummary {
+    let id = try Self.runID(context)
+    return RunSummary(try await Blocking.run { [service] in try service.close(run: id) })
+  }
+
+  /// `POST /api/v1/runs/{run}/approve` `{"all"|"failed"|"new": true, "sameAs": KEY, "keys": […], "dryRun"}`
+  @Sendable func approve(_ request: Request, context: ServerRequestContext) async throws -> ReviewResult {
+    let id = try Self.runID(context)
+    let body = try await request.decode(as: ReviewRequest.self, context: context)
+    return try await Blocking.run { [service] in
+      try service.approve(run: id, selection: body.selection, dryRun: body.dryRun ?? false)
+    }
+  }
+
+  /// `POST /api/v1/runs/{run}/reject` with the same selectors as approve (no `dryRun`).
+  @Sendable func reject(_ request: Request, context: ServerRequestContext) async throws -> ReviewResult {
+    let id = try Self.runID(context)
+    let body = try await request.decode(as: ReviewRequest.self, context: context)
+    return try await Blocking.run { [service] in try service.reject(run: id, selection: body.selection) }
+  }
+
+  /// The `{run}` parameter, percent-decoded.
+  static func runID(_ context: ServerRequestContext) throws -> String {
+    let raw = try context.parameters.require("run")
+    guard let id = APIPaths.decode(raw[...]) else {
+      throw APIError.badRequest("the run id '\(raw)' is not valid percent-encoded UTF-8")
+    }
+    return id
+  }
+}

@@ -1,0 +1,191 @@
+import Hummingbird
+import SnapdiffCore
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// `/api/v1/runs/{run}/snapshots/{key}…`: post a frame, read a verdict, fetch its images,
+/// approve or reject it.
+///
+/// The key is the rest of the path after `snapshots/`, percent-decoded: `Home%20-%20test%2FHome`
+/// (one segment, `/` written `%2F`) and `Home%20-%20test/Home` (`/` as it is) name the same
+/// snapshot. For GET and POST, a last segment `baseline.png`, `current.png`, `diff.png`,
+/// `approve` or `reject` is the action, not part of the key.
+@available(macOS 14, iOS 17, tvOS 17, *)
+struct SnapshotsController {
+  let service: RunService
+
+  func addRoutes(to group: RouterGroup<ServerRequestContext>) {
+    group.put("runs/:run/snapshots/**", use: put)
+    group.get("runs/:run/snapshots/**", use: get)
+    group.post("runs/:run/snapshots/**", use: post)
+  }
+
+  /// `PUT …/snapshots/{key}`: the body is the frame (`image/png`), an element tree
+  /// (`application/json`), or `multipart/form-data` with parts `frame`, `tree`, `settings`.
+  @Sendable func put(_ request: Request, context: ServerRequestContext) async throws -> SnapshotVerdict {
+    let id = try RunsController.runID(context)
+    let key = try Self.key(try Self.tail(context))
+    // Refuse a closed or unknown run before receiving a large body.
+    let (_, record) = try await Blocking.run { [service] in try service.record(id) }
+    guard record.closedAt == nil else {
+      throw APIError.conflict("run \(id) is closed: open a new run (POST /api/v1/runs)")
+    }
+    let contentType = request.headers[.contentType] ?? "image/png"
+    let mediaType = contentType.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
+    let kind: BodyKind
+    switch mediaType {
+    case "image/png", "application/octet-stream", "": kind = .png
+    case "multipart/form-data":
+      _ = try Self.multipart { try MultipartForm.boundary(in: contentType) }
+      kind = .multipart
+    case "application/json": kind = .tree
+    default:
+      throw APIError.unsupportedMediaType(
+        "send the frame as image/png, an element tree as application/json, or multipart/form-data"
+          + " (frame, tree, settings), not \(mediaType)")
+    }
+    let limit = service.configuration.maxUploadBytes
+    let body = try await Upload.receive(request, limit: limit, into: service.configuration.uploadsDirectory)
+    guard !body.isEmpty else { throw APIError.badRequest("the body is empty: send the frame") }
+    let frame: IncomingFrame
+    switch kind {
+    case .png: frame = IncomingFrame(png: body)
+    case .tree: frame = IncomingFrame(tree: try Self.tree(body, key: key))
+    case .multipart: frame = try Self.frame(fromMultipart: body, contentType: contentType, key: key)
+    }
+    let snapshot = try await Blocking.comparisons.run { [service] in
+      try service.submit(run: id, key: key, frame: frame)
+    }
+    return SnapshotVerdict(snapshot, run: id)
+  }
+
+  /// `GET …/snapshots/{key}` (the verdict) or `…/{key}/baseline.png|current.png|diff.png`.
+  @Sendable func get(_ request: Request, context: ServerRequestContext) async throws -> Response {
+    let id = try RunsController.runID(context)
+    let tail = try Self.tail(context)
+    if let (rawKey, action) = Self.split(tail), action.hasSuffix(".png"),
+      let kind = RunService.ImageKind(rawValue: String(action.dropLast(4)))
+    {
+      let key = try Self.key(rawKey)
+      let path = try await Blocking.run { [service] in try service.image(run: id, key: key.rawValue, kind: kind) }
+      let body = try await Hummingbird.FileIO().loadFile(path: path, context: context)
+      return Response(
+        status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-cache"], body: body)
+    }
+    let key = try Self.key(tail)
+    let (_, record) = try await Blocking.run { [service] in try service.record(id) }
+    guard let snapshot = record.snapshots.first(where: { $0.key == key.rawValue }) else {
+      throw APIError.notFound("no snapshot '\(key)' in run \(id)")
+    }
+    return try SnapshotVerdict(snapshot, run: id).response(from: request, context: context)
+  }
+
+  /// `POST …/snapshots/{key}/approve` or `…/{key}/reject`.
+  @Sendable func post(_ request: Request, context: ServerRequestContext) async throws -> ReviewResult {
+    let id = try RunsController.runID(context)
+    guard let (rawKey, action) = Self.split(try Self.tail(context)), action == "approve" || action == "reject" else {
+      throw APIError.notFound("POST …/snapshots/{key}/approve or …/{key}/reject")
+    }
+    let key = try Self.key(rawKey)
+    let selection = Review.Selection(patterns: [key.rawValue])
+    return try await Blocking.run { [service] in
+      action == "approve"
+        ? try service.approve(run: id, selection: selection, dryRun: false)
+        : try service.reject(run: id, selection: selection)
+    }
+  }
+
+  private enum BodyKind { case png, tree, multipart }
+
+  /// The raw (percent-encoded) path after `snapshots/`.
+  static func tail(_ context: ServerRequestContext) throws -> Substring {
+    guard let tail = context.parameters.get(String(Parameters.recursiveCaptureKey)), !tail.isEmpty else {
+      throw APIError.notFound("name the snapshot: …/snapshots/{key}")
+    }
+    return tail[...]
+  }
+
+  /// `a%2Fb/diff.png` → (`a%2Fb`, `diff.png`): the last literal `/` splits off the action.
+  static func split(_ tail: Substring) -> (key: Substring, action: String)? {
+    guard let slash = tail.lastIndex(of: "/") else { return nil }
+    return (tail[..<slash], String(tail[tail.index(after: slash)...]))
+  }
+
+  /// A raw key decoded and validated.
+  ///
+  /// - Throws: 400 for a bad percent-encoding, 422 for a key that could leave the store.
+  static func key(_ raw: Substring) throws -> SnapshotKey {
+    guard let decoded = APIPaths.decode(raw) else {
+      throw APIError.badRequest("the snapshot key '\(raw)' is not valid percent-encoded UTF-8")
+    }
+    do {
+      return try SnapshotKey(decoded)
+    } catch {
+      throw APIError.unprocessable(error.description)
+    }
+  }
+
+  /// An element tree sent as JSON.
+  static func tree(_ bytes: [UInt8], key: SnapshotKey) throws -> ElementTree {
+    do {
+      return try ElementTree.decode(bytes, path: "the tree of '\(key)'")
+    } catch {
+      throw APIError.unprocessable(String(describing: error))
+    }
+  }
+
+  /// Settings sent as JSON, checked as a settings file is.
+  static func settings(_ bytes: [UInt8], key: SnapshotKey) throws -> SnapshotSettings {
+    let settings: SnapshotSettings
+    do {
+      settings = try JSONDecoder().decode(SnapshotSettings.self, from: Data(bytes))
+    } catch {
+      throw APIError.unprocessable("the settings of '\(key)' are not valid: \(JSONProblem.describe(error))")
+    }
+    if let problem = settings.applied(to: DiffOptions()).problem {
+      throw APIError.unprocessable("the settings of '\(key)': \(problem)")
+    }
+    do {
+      _ = try settings.applied(to: FrameComparison())
+    } catch {
+      throw APIError.unprocessable("the settings of '\(key)': \(error)")
+    }
+    return settings
+  }
+
+  /// The parts `frame` (PNG), `tree` (element tree JSON) and `settings` (JSON), each at most once.
+  static func frame(fromMultipart body: [UInt8], contentType: String, key: SnapshotKey) throws -> IncomingFrame {
+    let form = try multipart { try MultipartForm(body: body, contentType: contentType) }
+    var frame = IncomingFrame()
+    var seen = Set<String>()
+    for part in form.parts {
+      guard seen.insert(part.name).inserted else {
+        throw APIError.badRequest("part '\(part.name)' is sent twice")
+      }
+      switch part.name {
+      case "frame": frame.png = part.body
+      case "tree": frame.tree = try tree(part.body, key: key)
+      case "settings": frame.settings = try settings(part.body, key: key)
+      default:
+        throw APIError.badRequest("unknown part '\(part.name)': send frame (PNG), tree and settings (JSON)")
+      }
+    }
+    guard frame.png != nil || frame.tree != nil else {
+      throw APIError.badRequest("send a 'frame' part (PNG), a 'tree' part (element tree), or both")
+    }
+    return frame
+  }
+
+  /// `body`, its multipart errors as 400s.
+  static func multipart<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as MultipartError {
+      throw APIError.badRequest(error.description)
+    }
+  }
+}

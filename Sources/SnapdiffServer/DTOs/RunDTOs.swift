@@ -1,0 +1,123 @@
+import SnapdiffCore
+
+/// `POST /api/v1/runs`: `{"name": "nightly", "branch": "main", "environment": "iPhone15"}`.
+struct OpenRunRequest: Decodable, Sendable {
+  var name: String
+  var branch: String?
+  /// An environment folder in the store (device, OS, scale); default: the server's.
+  var environment: String?
+  /// `missing`, `all`, `failed` or `never`; default: the server's (`never`).
+  var recordMode: RecordMode?
+}
+
+/// A run as the list and `close` report it: what it is, its counts and its verdict.
+struct RunSummary: Encodable, Sendable {
+  var id: String
+  var name: String?
+  var branch: String?
+  var environment: String?
+  var recordMode: String
+  var createdAt: String
+  var closedAt: String?
+  /// The run still takes frames.
+  var open: Bool
+  /// The run looked at every frame (`check` without `--only`; always false for service runs,
+  /// which see only the frames posted to them).
+  var complete: Bool
+  var snapshotCount: Int
+  /// Snapshots by status (statuses with none left out).
+  var counts: [String: Int]
+  var errors: Int
+  /// `passed` or `failed`, from the snapshots as they stand now (approvals count).
+  var verdict: RunVerdict
+  var passed: Bool
+  /// Snapshots a reviewer can act on: failed, new, missing, rejected.
+  var toReview: Int
+  var links: Links
+
+  struct Links: Encodable, Sendable {
+    var run: String
+    var page: String
+  }
+
+  init(_ run: IndexedRun) {
+    id = run.id
+    name = run.name
+    branch = run.branch
+    environment = run.environment
+    recordMode = run.recordMode
+    createdAt = run.createdAt
+    closedAt = run.closedAt
+    open = run.closedAt == nil
+    complete = run.complete
+    snapshotCount = run.snapshotCount
+    counts = run.counts
+    errors = run.errorCount
+    verdict = RunVerdict(rawValue: run.verdict) ?? .failed
+    passed = verdict == .passed
+    toReview = run.failedCount + run.newCount + run.missingCount + run.rejectedCount
+    links = Links(run: APIPaths.run(run.id), page: "/runs/" + APIPaths.segment(run.id))
+  }
+
+  init(_ record: RunRecord) {
+    self.init(IndexedRun(record, fingerprint: ""))
+  }
+}
+
+/// `GET /api/v1/runs`.
+struct RunList: Encodable, Sendable {
+  var runs: [RunSummary]
+  /// Runs matching the filters, over all pages.
+  var total: Int
+  var limit: Int
+  var offset: Int
+}
+
+/// `POST /api/v1/runs/{run}/approve`: `{"all": true}`, `{"failed": true}`, `{"new": true}`,
+/// `{"sameAs": KEY}`, `{"keys": [KEY or glob…]}`, or several at once (their union);
+/// `"dryRun": true` changes nothing.
+struct ReviewRequest: Decodable, Sendable {
+  var all: Bool?
+  var failed: Bool?
+  var new: Bool?
+  var sameAs: String?
+  var keys: [String]?
+  var dryRun: Bool?
+
+  var selection: Review.Selection {
+    Review.Selection(
+      patterns: keys ?? [], failed: failed ?? false, new: new ?? false, all: all ?? false, sameAs: sameAs)
+  }
+}
+
+/// What an approval or rejection did.
+struct ReviewResult: Encodable, Sendable {
+  var run: String
+  /// `approved`, `rejected`, or `wouldApprove` for a dry run.
+  var action: String
+  var dryRun: Bool
+  var snapshots: [Item]
+  /// The run afterwards.
+  var summary: RunSummary
+
+  struct Item: Encodable, Sendable {
+    var key: String
+    /// The status before the review.
+    var previousStatus: SnapshotStatus
+    /// For approvals: `update` (the frame becomes the baseline) or `delete` (a missing
+    /// snapshot's baseline is removed).
+    var baseline: String?
+  }
+}
+
+/// `GET /api/v1/health`.
+struct Health: Encodable, Sendable {
+  var status = "ok"
+}
+
+/// `GET /api/v1/version`.
+struct VersionInfo: Encodable, Sendable {
+  var name = "snapdiff"
+  var version: String
+  var api = "v1"
+}

@@ -1,0 +1,110 @@
+import SnapdiffCore
+
+/// Everything `snapdiff serve` needs to start: where it listens, the baseline store and the data
+/// folder it shares with the CLI, who may write, and the limits.
+///
+/// ```swift
+/// var configuration = ServerConfiguration(store: try BaselineStore(root: "baselines"), dataDirectory: ".snapdiff")
+/// configuration.token = "s3cret"
+/// let app = try await buildApplication(configuration)
+/// try await app.runService()
+/// ```
+public struct ServerConfiguration: Sendable {
+  /// The address to bind: a loopback address unless a token is configured.
+  public var host: String
+  /// The port; 0 picks a free one (``onServerRunning`` is told which).
+  public var port: Int
+  /// The baseline store runs compare against (its environment is the default for new runs).
+  public var store: BaselineStore
+  /// The data folder, absolute: `runs/` (the CLI's run folders) and the index database.
+  public var dataDirectory: String
+  /// The bearer token writes need (and reads too, with ``privateReads``); `nil`: no token, and
+  /// then only loopback clients may write.
+  public var token: String?
+  /// Reads need the token as well.
+  public var privateReads: Bool
+  /// The largest request body accepted for a frame upload, in bytes.
+  public var maxUploadBytes: Int
+  /// The record mode of runs whose client does not choose one.
+  public var recordMode: RecordMode
+  /// The comparison defaults (the project config's threshold and tolerances).
+  public var options: DiffOptions
+  /// The PNG decoder (its megapixel limit).
+  public var decoder: PNGDecoder
+  /// The version `GET /api/v1/version` reports.
+  public var version: String
+  /// Called once the server listens, with the port it listens on.
+  public var onServerRunning: (@Sendable (_ port: Int) async -> Void)?
+
+  public init(
+    host: String = "127.0.0.1", port: Int = 8080, store: BaselineStore, dataDirectory: String,
+    token: String? = nil, privateReads: Bool = false, maxUploadBytes: Int = 50 << 20,
+    recordMode: RecordMode = .never, options: DiffOptions = DiffOptions(), decoder: PNGDecoder = PNGDecoder(),
+    version: String = "0.0.0"
+  ) {
+    self.host = host
+    self.port = port
+    self.store = store
+    self.dataDirectory = FileSystem.absolute(dataDirectory)
+    self.token = token
+    self.privateReads = privateReads
+    self.maxUploadBytes = maxUploadBytes
+    self.recordMode = recordMode
+    self.options = options
+    self.decoder = decoder
+    self.version = version
+  }
+
+  /// The run folders: `<data>/runs`, where `snapdiff check` writes too.
+  public var runsDirectory: String { dataDirectory + "/runs" }
+
+  /// The run index: `<data>/serve.sqlite`.
+  public var databasePath: String { dataDirectory + "/serve.sqlite" }
+
+  /// Where uploads are streamed while they arrive: `<data>/uploads`.
+  var uploadsDirectory: String { dataDirectory + "/uploads" }
+
+  /// Checks the combination makes sense: a non-loopback address needs a token, `--private`
+  /// needs a token, the port and limits are in range.
+  ///
+  /// - Throws: `ServerConfigurationError` saying what to change.
+  public func validate() throws(ServerConfigurationError) {
+    if !(0...65535).contains(port) {
+      throw ServerConfigurationError("--port must be between 0 and 65535, not \(port)")
+    }
+    if maxUploadBytes < 1 {
+      throw ServerConfigurationError("the upload limit must be at least 1 byte")
+    }
+    if let token, token.isEmpty || token.contains(where: { $0.isWhitespace }) {
+      throw ServerConfigurationError("the token must be non-empty and contain no spaces")
+    }
+    if token == nil && !Self.isLoopback(host: host) {
+      throw ServerConfigurationError(
+        "refusing to listen on \(host) without a token: anyone who can reach it could approve"
+          + " baselines. Set SNAPDIFF_TOKEN or --token-file, or listen on 127.0.0.1")
+    }
+    if token == nil && privateReads {
+      throw ServerConfigurationError("--private needs a token: set SNAPDIFF_TOKEN or --token-file")
+    }
+  }
+
+  /// Whether `host` names the loopback interface: `localhost`, `127.0.0.0/8`, `::1`.
+  public static func isLoopback(host: String) -> Bool {
+    var name = host.lowercased()
+    if name.hasPrefix("[") && name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+    if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" || name == "0:0:0:0:0:0:0:1" {
+      return true
+    }
+    if name.hasPrefix("::ffff:") { name = String(name.dropFirst(7)) }
+    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 4, parts.allSatisfy({ UInt8($0) != nil }) else { return false }
+    return parts[0] == "127"
+  }
+}
+
+/// A server setting that cannot work, and what to do instead.
+public struct ServerConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var message: String
+  public init(_ message: String) { self.message = message }
+  public var description: String { message }
+}

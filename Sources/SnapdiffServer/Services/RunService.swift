@@ -1,0 +1,194 @@
+import SnapdiffCore
+
+/// What the controllers do to runs, over the same run folders and baseline store as the CLI:
+/// sessions (`RunSession`) take frames, `Review` approves and rejects, and every change is
+/// followed by a refresh of the index, so the list never disagrees with `run.json`.
+///
+/// Everything here blocks (files, PNG decoding, comparisons, SQLite); controllers call it
+/// through `Blocking.run`.
+@available(macOS 14, iOS 17, tvOS 17, *)
+final class RunService: Sendable {
+  let configuration: ServerConfiguration
+  let index: RunIndex
+
+  init(configuration: ServerConfiguration) throws {
+    self.configuration = configuration
+    try FileSystem.createDirectories(configuration.runsDirectory)
+    index = try RunIndex(path: configuration.databasePath, runsDirectory: configuration.runsDirectory)
+  }
+
+  /// The folder of run `id`.
+  ///
+  /// - Throws: `APIError.notFound` when there is no such run.
+  func folder(_ id: String) throws -> RunFolder {
+    guard !id.isEmpty, id != "last", !id.hasPrefix("."), !id.contains("/"),
+      id.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }),
+      FileSystem.isFile(configuration.runsDirectory + "/" + id + "/run.json")
+    else {
+      throw APIError.notFound("no run '\(id)'")
+    }
+    return RunFolder(path: configuration.runsDirectory + "/" + id)
+  }
+
+  /// Run `id`'s record, read from `run.json`.
+  func record(_ id: String) throws -> (RunFolder, RunRecord) {
+    let folder = try folder(id)
+    return (folder, try folder.load())
+  }
+
+  /// The runs, newest first, after bringing the index in step with the folders.
+  func list(_ query: RunQuery) throws -> RunList {
+    try index.synchronize()
+    let (runs, total) = try index.runs(query)
+    return RunList(runs: runs.map(RunSummary.init), total: total, limit: query.limit, offset: query.offset)
+  }
+
+  /// Opens a run for a remote test runner.
+  func open(_ request: OpenRunRequest) throws -> RunRecord {
+    let name = request.name
+    guard !name.isEmpty, name.utf8.count <= 200, !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+      throw APIError.badRequest("'name' must be 1 to 200 bytes, without control characters")
+    }
+    if let branch = request.branch,
+      branch.utf8.count > 200 || branch.unicodeScalars.contains(where: { $0.value < 0x20 })
+    {
+      throw APIError.badRequest("'branch' must be at most 200 bytes, without control characters")
+    }
+    let store = try BaselineStore(
+      root: configuration.store.root, environment: request.environment ?? configuration.store.environment)
+    let session = try RunSession.open(
+      runsDirectory: configuration.runsDirectory, store: store, name: name, branch: request.branch,
+      options: configuration.options, recordMode: request.recordMode ?? configuration.recordMode,
+      decoder: configuration.decoder)
+    try index.refresh(session.folder)
+    return try session.folder.load()
+  }
+
+  /// Compares one frame in run `id` and records the verdict.
+  ///
+  /// - Throws: `APIError` 404 (no run), 409 (closed), 422 (a key, PNG, tree or settings that
+  ///   cannot be used).
+  func submit(run id: String, key: SnapshotKey, frame: IncomingFrame) throws -> SnapshotRecord {
+    let (folder, record) = try record(id)
+    guard record.closedAt == nil else {
+      throw APIError.conflict("run \(id) is closed: open a new run (POST /api/v1/runs)")
+    }
+    if let png = frame.png {
+      guard png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
+        throw APIError.unprocessable("the frame of '\(key)' is not a PNG (no PNG signature)")
+      }
+    }
+    let session = try RunSession.reopen(folder, options: configuration.options, decoder: configuration.decoder)
+    let snapshot: SnapshotRecord
+    do {
+      snapshot = try session.submit(key: key.rawValue, png: frame.png, tree: frame.tree, settings: frame.settings)
+    } catch let error as RunError {
+      // The run was closed between the check above and the submission.
+      throw APIError.conflict(error.message)
+    }
+    try index.refresh(folder)
+    return snapshot
+  }
+
+  /// Closes run `id` (closing a closed run changes nothing).
+  func close(run id: String) throws -> RunRecord {
+    let folder = try folder(id)
+    let record = try RunSession.reopen(folder, options: configuration.options).close()
+    try index.refresh(folder)
+    return record
+  }
+
+  /// Approves (or, with `dryRun`, lists) the selected snapshots of run `id`.
+  func approve(run id: String, selection: Review.Selection, dryRun: Bool) throws -> ReviewResult {
+    let (folder, record) = try record(id)
+    try check(selection, in: record)
+    let chosen = try Review(folder: folder).approve(selection, dryRun: dryRun)
+    if !dryRun { try index.refresh(folder) }
+    return ReviewResult(
+      run: id, action: dryRun ? "wouldApprove" : "approved", dryRun: dryRun,
+      snapshots: chosen.map {
+        .init(key: $0.key, previousStatus: $0.status, baseline: $0.status == .missing ? "delete" : "update")
+      },
+      summary: RunSummary(try folder.load()))
+  }
+
+  /// Rejects the selected changes of run `id`.
+  func reject(run id: String, selection: Review.Selection) throws -> ReviewResult {
+    let (folder, record) = try record(id)
+    try check(selection, in: record)
+    let chosen = try Review(folder: folder).reject(selection)
+    try index.refresh(folder)
+    return ReviewResult(
+      run: id, action: "rejected", dryRun: false,
+      snapshots: chosen.map { .init(key: $0.key, previousStatus: $0.status, baseline: nil) },
+      summary: RunSummary(try folder.load()))
+  }
+
+  /// 404 for a key, glob or `sameAs` that names no snapshot; 409 when a named snapshot
+  /// has nothing to review (`all`, `failed`, `new` may pick none: that is no error). `Review`
+  /// then does the work.
+  private func check(_ selection: Review.Selection, in record: RunRecord) throws {
+    guard !selection.isEmpty else {
+      throw APIError.badRequest("say what to review: \"all\", \"failed\", \"new\", \"sameAs\" or \"keys\"")
+    }
+    let keys = Set(record.snapshots.map(\.key))
+    for key in selection.patterns where !keys.contains(key) {
+      let matches = record.snapshots.contains { (try? SnapshotKey($0.key))?.matches(glob: key) ?? false }
+      if !matches { throw APIError.notFound("no snapshot in run \(record.id) matches '\(key)'") }
+    }
+    if let key = selection.sameAs, !keys.contains(key) {
+      throw APIError.notFound("no snapshot '\(key)' in run \(record.id)")
+    }
+    do {
+      _ = try Review.select(selection, in: record)
+    } catch let error as RunError {
+      throw APIError.conflict(error.message)
+    }
+  }
+
+  /// The file of one of a snapshot's images, checked to lie inside the baseline store (for the
+  /// baseline) or inside the run folder (current frame copies and diff images).
+  func image(run id: String, key: String, kind: ImageKind) throws -> String {
+    let (folder, record) = try record(id)
+    guard let snapshot = record.snapshots.first(where: { $0.key == key }) else {
+      throw APIError.notFound("no snapshot '\(key)' in run \(id)")
+    }
+    let relative: String?
+    let allowedRoots: [String]
+    switch kind {
+    case .baseline:
+      relative = snapshot.baseline
+      allowedRoots = [folder.resolve(record.baselinesDirectory)]
+    case .current:
+      relative = snapshot.current
+      allowedRoots = [folder.path]
+    case .diff:
+      relative = snapshot.diff
+      allowedRoots = [folder.path]
+    }
+    guard let relative, relative.hasSuffix(".png") else {
+      throw APIError.notFound("snapshot '\(key)' has no \(kind.rawValue) image in run \(id)")
+    }
+    let path = folder.resolve(relative)
+    guard let real = FileSystem.resolved(path), FileSystem.isFile(real),
+      allowedRoots.contains(where: { root in FileSystem.resolved(root).map { real.hasPrefix($0 + "/") } ?? false })
+    else {
+      throw APIError.notFound(
+        "the \(kind.rawValue) image of '\(key)' is not kept in run \(id) or the baseline store")
+    }
+    return real
+  }
+
+  enum ImageKind: String, Sendable, CaseIterable {
+    case baseline
+    case current
+    case diff
+  }
+}
+
+/// A frame as a client sent it: a PNG, an element tree, or both, and its settings.
+struct IncomingFrame: Sendable {
+  var png: [UInt8]?
+  var tree: ElementTree?
+  var settings: SnapshotSettings?
+}

@@ -1,0 +1,284 @@
+import GRDB
+import SnapdiffCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The service's run history and review state: an SQLite index (through GRDB) of the run
+/// folders under `<data>/runs`, one row per run and one per snapshot.
+///
+/// `run.json` is the source of truth, shared with the CLI (`check`, `approve`, `status`). The
+/// index is synchronised from the folders when the server starts and whenever runs are listed
+/// (a run whose `run.json` changed since it was indexed is read again, one whose folder is gone
+/// is dropped), and refreshed right after every change the service makes. It is read and
+/// written in the same transaction, so the last refresh always reads the newest file: the index
+/// never holds an older review state than a `run.json` it has seen. Deleting the database file
+/// loses nothing: the next start rebuilds it.
+final class RunIndex: Sendable {
+  let database: DatabaseQueue
+  let runsDirectory: String
+
+  /// Opens (or creates) the index at `path` for the run folders in `runsDirectory`.
+  init(path: String, runsDirectory: String) throws {
+    var configuration = Configuration()
+    // Another `snapdiff serve` on the same data folder waits for the lock instead of failing.
+    configuration.busyMode = .timeout(10)
+    configuration.label = "snapdiff.index"
+    database = try DatabaseQueue(path: path, configuration: configuration)
+    self.runsDirectory = runsDirectory
+    try Self.migrator.migrate(database)
+  }
+
+  private static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1: runs and snapshots") { db in
+      try db.create(table: IndexedRun.databaseTableName) { table in
+        table.primaryKey("id", .text)
+        table.column("createdAt", .text).notNull()
+        table.column("closedAt", .text)
+        table.column("name", .text)
+        table.column("branch", .text)
+        table.column("environment", .text)
+        table.column("recordMode", .text).notNull()
+        table.column("complete", .boolean).notNull()
+        table.column("snapshotCount", .integer).notNull()
+        for status in SnapshotStatus.allCases {
+          table.column(IndexedRun.countColumn(status), .integer).notNull().defaults(to: 0)
+        }
+        table.column("errorCount", .integer).notNull()
+        table.column("verdict", .text).notNull()
+        table.column("fingerprint", .text).notNull()
+      }
+      try db.create(table: IndexedSnapshot.databaseTableName) { table in
+        table.column("runId", .text).notNull().references(IndexedRun.databaseTableName, onDelete: .cascade)
+        table.column("key", .text).notNull()
+        table.column("status", .text).notNull()
+        table.column("differentPixels", .integer).notNull()
+        table.column("differentRatio", .double).notNull()
+        table.column("changeHash", .text)
+        table.column("error", .text)
+        table.primaryKey(["runId", "key"])
+      }
+      try db.create(index: "snapshot_on_key", on: IndexedSnapshot.databaseTableName, columns: ["key"])
+    }
+    return migrator
+  }
+
+  /// Brings the index in step with every run folder.
+  ///
+  /// - Returns: how many runs were (re)indexed and how many dropped.
+  @discardableResult
+  func synchronize() throws -> (indexed: Int, dropped: Int) {
+    try database.write { db in
+      let known = try Dictionary(
+        Row.fetchAll(db, sql: "SELECT id, fingerprint FROM run").map { row in
+          (row["id"] as String, row["fingerprint"] as String)
+        },
+        uniquingKeysWith: { first, _ in first })
+      var present = Set<String>()
+      var indexed = 0
+      for id in runFolderIDs() {
+        let folder = RunFolder(path: runsDirectory + "/" + id)
+        // The fingerprint first, then the file: what is indexed is never older than it.
+        guard let fingerprint = Self.fingerprint(of: folder.recordPath) else { continue }
+        if known[id] == fingerprint {
+          present.insert(id)
+          continue
+        }
+        // A folder being created, or a damaged record, is left out until it can be read.
+        guard let record = try? folder.load(), record.id == id else { continue }
+        present.insert(id)
+        try Self.store(record, fingerprint: fingerprint, in: db)
+        indexed += 1
+      }
+      let gone = known.keys.filter { !present.contains($0) }
+      for id in gone {
+        try IndexedRun.deleteOne(db, key: id)
+      }
+      return (indexed, gone.count)
+    }
+  }
+
+  /// Reads one run's `run.json` again (after the service changed it).
+  func refresh(_ folder: RunFolder) throws {
+    try database.write { db in
+      guard let fingerprint = Self.fingerprint(of: folder.recordPath), let record = try? folder.load() else {
+        try IndexedRun.deleteOne(db, key: folder.id)
+        return
+      }
+      try Self.store(record, fingerprint: fingerprint, in: db)
+    }
+  }
+
+  /// The runs, newest first.
+  func runs(_ query: RunQuery) throws -> (runs: [IndexedRun], total: Int) {
+    try database.read { db in
+      var request = IndexedRun.all()
+      if let branch = query.branch { request = request.filter(Column("branch") == branch) }
+      if let name = query.name { request = request.filter(Column("name") == name) }
+      if let verdict = query.verdict { request = request.filter(Column("verdict") == verdict.rawValue) }
+      if let open = query.open {
+        request = request.filter(open ? Column("closedAt") == nil : Column("closedAt") != nil)
+      }
+      let total = try request.fetchCount(db)
+      let runs = try request.order(Column("id").desc).limit(query.limit, offset: query.offset).fetchAll(db)
+      return (runs, total)
+    }
+  }
+
+  /// One run as indexed, or `nil`.
+  func run(_ id: String) throws -> IndexedRun? {
+    try database.read { db in try IndexedRun.fetchOne(db, key: id) }
+  }
+
+  /// One run's snapshots as indexed, in key order.
+  func snapshots(ofRun id: String) throws -> [IndexedSnapshot] {
+    try database.read { db in
+      try IndexedSnapshot.filter(Column("runId") == id).order(Column("key")).fetchAll(db)
+    }
+  }
+
+  private static func store(_ record: RunRecord, fingerprint: String, in db: Database) throws {
+    try IndexedSnapshot.filter(Column("runId") == record.id).deleteAll(db)
+    try IndexedRun(record, fingerprint: fingerprint).save(db)
+    for snapshot in record.snapshots {
+      try IndexedSnapshot(snapshot, runID: record.id).insert(db)
+    }
+  }
+
+  /// The run folders' names: every folder but `last` (a link) and hidden ones.
+  private func runFolderIDs() -> [String] {
+    ((try? FileSystem.entries(of: runsDirectory)) ?? []).filter { name in
+      name != "last" && !name.hasPrefix(".") && FileSystem.kind(of: runsDirectory + "/" + name) == .directory
+    }
+  }
+
+  /// Identifies one version of a file: inode, size and modification time in nanoseconds. Every
+  /// write of `run.json` is a rename of a new file, so its inode changes each time.
+  static func fingerprint(of path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    #if canImport(Darwin)
+      let modified = info.st_mtimespec
+    #else
+      let modified = info.st_mtim
+    #endif
+    return "\(info.st_ino):\(info.st_size):\(modified.tv_sec).\(modified.tv_nsec)"
+  }
+}
+
+/// Filters and paging for the run list.
+struct RunQuery: Sendable {
+  var limit = 50
+  var offset = 0
+  var branch: String?
+  var name: String?
+  var verdict: RunVerdict?
+  /// Only runs still open (`true`) or closed (`false`).
+  var open: Bool?
+}
+
+/// Whether a run, as it stands now, passes.
+enum RunVerdict: String, Sendable, Codable {
+  case passed
+  case failed
+
+  /// `failed` when a snapshot failed, was rejected or could not be compared, or is new in record
+  /// mode never (as `check` decides its exit status); `passed` otherwise. Approvals count: a run
+  /// whose failures were all approved reads `passed`.
+  init(_ record: RunRecord) {
+    let failing = record.snapshots.contains { snapshot in
+      switch snapshot.status {
+      case .failed, .rejected: true
+      case .new: record.recordMode == .never && !snapshot.recorded
+      default: snapshot.error != nil
+      }
+    }
+    self = failing ? .failed : .passed
+  }
+}
+
+/// A row of the `run` table.
+struct IndexedRun: Codable, Sendable, FetchableRecord, PersistableRecord {
+  static let databaseTableName = "run"
+
+  var id: String
+  var createdAt: String
+  var closedAt: String?
+  var name: String?
+  var branch: String?
+  var environment: String?
+  var recordMode: String
+  var complete: Bool
+  var snapshotCount: Int
+  var passedCount: Int
+  var failedCount: Int
+  var newCount: Int
+  var missingCount: Int
+  var approvedCount: Int
+  var rejectedCount: Int
+  var skippedCount: Int
+  var errorCount: Int
+  var verdict: String
+  var fingerprint: String
+
+  static func countColumn(_ status: SnapshotStatus) -> String { status.rawValue + "Count" }
+
+  init(_ record: RunRecord, fingerprint: String) {
+    let counts = record.counts
+    id = record.id
+    createdAt = record.createdAt
+    closedAt = record.closedAt
+    name = record.name
+    branch = record.branch
+    environment = record.environment
+    recordMode = record.recordMode.rawValue
+    complete = record.complete
+    snapshotCount = record.snapshots.count
+    passedCount = counts[.passed, default: 0]
+    failedCount = counts[.failed, default: 0]
+    newCount = counts[.new, default: 0]
+    missingCount = counts[.missing, default: 0]
+    approvedCount = counts[.approved, default: 0]
+    rejectedCount = counts[.rejected, default: 0]
+    skippedCount = counts[.skipped, default: 0]
+    errorCount = record.snapshots.count { $0.error != nil }
+    verdict = RunVerdict(record).rawValue
+    self.fingerprint = fingerprint
+  }
+
+  /// The counts by status name, statuses with none left out.
+  var counts: [String: Int] {
+    let all: [(SnapshotStatus, Int)] = [
+      (.passed, passedCount), (.failed, failedCount), (.new, newCount), (.missing, missingCount),
+      (.approved, approvedCount), (.rejected, rejectedCount), (.skipped, skippedCount),
+    ]
+    return Dictionary(uniqueKeysWithValues: all.filter { $0.1 > 0 }.map { ($0.0.rawValue, $0.1) })
+  }
+}
+
+/// A row of the `snapshot` table.
+struct IndexedSnapshot: Codable, Sendable, FetchableRecord, PersistableRecord {
+  static let databaseTableName = "snapshot"
+
+  var runId: String
+  var key: String
+  var status: String
+  var differentPixels: Int
+  var differentRatio: Double
+  var changeHash: String?
+  var error: String?
+
+  init(_ snapshot: SnapshotRecord, runID: String) {
+    runId = runID
+    key = snapshot.key
+    status = snapshot.status.rawValue
+    differentPixels = snapshot.differentPixels
+    differentRatio = snapshot.differentRatio
+    changeHash = snapshot.changeHash
+    error = snapshot.error
+  }
+}

@@ -1,0 +1,812 @@
+import Foundation
+import SnapdiffCore
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The bad-input matrix (issue "Hardening", part 2): damaged and hostile input, each row once
+/// through `snapdiff` as a real process and once through the library. A row is either a clear
+/// error (exit 2, the message names the file and the problem) or a correct result, and in every
+/// row the baselines already stored keep their bytes.
+///
+/// | group | rows | outcome |
+/// |---|---|---|
+/// | PNG content (`pngRows`) | empty, not a PNG, truncated in the signature / header / IDAT, bad CRC (IHDR, IDAT), bad zlib stream, width 0, height 0, over the limit, a decompression bomb, an iTXt chunk claiming 2 GB | exit 2, `FILE: KIND: PROBLEM` |
+/// | PNG formats (`pngRows`) | no IEND, 16-bit, palette + tRNS, interlaced, gray + alpha | decoded to the right pixels |
+/// | files | a directory, an unreadable file, a missing file, a baseline linking outside the store | exit 2, or a skipped folder |
+/// | runs | a run's frame copy damaged before `approve` | known issue: promoted |
+/// | keys (`keyRows`) | `..`, `.`, a leading `/`, a trailing `/`, `//`, NUL, control characters, a backslash, a 251-byte name, a 1205-byte key | refused, exit 2 |
+/// | keys | a valid 240-byte name | exit 2: its temporary file's name is too long |
+/// | keys | NFC and NFD spellings of one name; names differing by case | distinct keys (pinned, with a known issue); refused |
+/// | element trees (`treeRows`) | 1e12, 1e999, negative sizes, a 1e12 screen, a huge unknown array, 5000 children, 100 and 300 levels deep, 10⁵ brackets | refused naming the JSON path, or rendered |
+/// | numbers | `--ignore` and settings-file regions at the ends of `Int` | a correct result |
+@Suite("bad-input matrix")
+struct BadInputMatrixTests {
+  // MARK: - PNG files
+
+  struct PNGRow: Sendable, CustomTestStringConvertible {
+    var name: String
+    var bytes: [UInt8]
+    /// `nil`: the file decodes to `MatrixPNG.reference` (or `expected`).
+    var error: (kind: PNGError.Kind, message: String)?
+    var expected: RGBAImage = MatrixPNG.reference
+    var testDescription: String { name }
+  }
+
+  static let pngRows: [PNGRow] = {
+    let good = MatrixPNG(MatrixPNG.reference).build()
+    let truncated = "the file ends before the image data does"
+    var rows: [PNGRow] = [
+      PNGRow(name: "a zero-length file", bytes: [], error: (.notPNG, "the file is empty (0 bytes)")),
+      PNGRow(
+        name: "not a PNG", bytes: Array("GIF89a, certainly not a PNG".utf8),
+        error: (.notPNG, "not a PNG file (no PNG signature)")),
+      PNGRow(
+        name: "truncated in the signature", bytes: Array(good.prefix(5)),
+        error: (.truncated, "the file ends inside the PNG signature")),
+      PNGRow(name: "truncated in the header", bytes: Array(good.prefix(20)), error: (.truncated, truncated)),
+      PNGRow(
+        name: "truncated in the image data", bytes: Array(good.prefix(MatrixPNG.idatDataOffset(good) + 40)),
+        error: (.truncated, truncated)),
+      PNGRow(name: "a bad CRC on IHDR", bytes: MatrixPNG.flipping(good, at: 29), error: (.corrupt, "IHDR: CRC error")),
+      PNGRow(
+        name: "a bad CRC on IDAT", bytes: MatrixPNG.flipping(good, at: good.count - 13),
+        error: (.corrupt, "IDAT: CRC error")),
+      PNGRow(
+        name: "a bad zlib stream (valid CRC)", bytes: MatrixPNG(MatrixPNG.reference, zlibBlockHeader: 0x07).build(),
+        error: (.corrupt, "IDAT: invalid block type")),
+      PNGRow(
+        name: "width 0", bytes: MatrixPNG.header(width: 0, height: 6), error: (.corrupt, "Invalid IHDR data")),
+      PNGRow(
+        name: "height 0", bytes: MatrixPNG.header(width: 8, height: 0), error: (.corrupt, "Invalid IHDR data")),
+      PNGRow(
+        name: "over the pixel limit", bytes: MatrixPNG.header(width: 100_000, height: 100_000),
+        error: (.tooLarge, "100000×100000 is 10000 megapixels, over the limit of 200")),
+      // 200 megapixels declared (800 MB decoded), just under the limit, in 300 bytes.
+      PNGRow(
+        name: "a decompression bomb", bytes: MatrixPNG.header(width: 20_000, height: 10_000),
+        error: (.corrupt, "Not enough image data")),
+      // Found by fuzz-png: libpng allocated and zeroed a chunk's claimed length first.
+      PNGRow(
+        name: "an iTXt chunk claiming 2 GB", bytes: MatrixPNG.insertingChunkHeader(good, length: 2_000_000_000, type: "iTXt"),
+        error: (.truncated, truncated)),
+      // Accepted, as libpng and browsers accept it (README, "How it compares").
+      PNGRow(name: "no IEND", bytes: MatrixPNG(MatrixPNG.reference, includeEnd: false).build()),
+      PNGRow(name: "16-bit RGBA", bytes: MatrixPNG(MatrixPNG.reference, bitDepth: 16).build()),
+      PNGRow(name: "palette with tRNS", bytes: MatrixPNG(MatrixPNG.reference, colorType: 3).build()),
+      PNGRow(name: "interlaced (Adam7)", bytes: MatrixPNG(MatrixPNG.reference, interlaced: true).build()),
+      PNGRow(
+        name: "gray + alpha", bytes: MatrixPNG(MatrixPNG.grayReference, colorType: 4).build(),
+        expected: MatrixPNG.grayReference),
+    ]
+    rows.append(
+      PNGRow(
+        name: "16-bit gray + alpha, interlaced, no IEND",
+        bytes: MatrixPNG(MatrixPNG.grayReference, colorType: 4, bitDepth: 16, interlaced: true, includeEnd: false).build(),
+        expected: MatrixPNG.grayReference))
+    return rows
+  }()
+
+  @Test("PNG files", arguments: pngRows)
+  func png(_ row: PNGRow) throws {
+    try withWorkspace { workspace in
+      let home = "Home - test_png/Home"
+      let new = "New - test_png/New"
+      let (homePath, newPath) = try workspace.recordThenReplace(
+        home, recording: row.expected, new: new, with: row.bytes)
+      let reference = workspace.root + "/reference.png"
+      try PNGEncoder().write(row.expected, to: reference)
+      let before = try StoreBytes(workspace)
+
+      // The library.
+      do {
+        let image = try PNGDecoder().decode(contentsOf: homePath)
+        #expect(row.error == nil, "decoded, expected \(String(describing: row.error))")
+        #expect(image == row.expected)
+      } catch let error as PNGError {
+        #expect(error.kind == row.error?.kind, "\(error)")
+        #expect(error.description == "\(homePath): \(row.error?.kind.description ?? "?"): \(row.error?.message ?? "?")")
+      }
+
+      // `compare FRAME reference.png`.
+      let compare = try workspace.snapdiff(["compare", homePath, reference])
+      // `check frames`: the frame replaces a recorded snapshot's and is a new snapshot's.
+      let check = try workspace.snapdiff(["check", "frames"])
+      if let error = row.error {
+        let message = "\(error.kind): \(error.message)"
+        #expect(compare.status == 2)
+        #expect(compare.standardError == "snapdiff: error: \(homePath): \(message)\n")
+        #expect(check.status == 2)
+        #expect(check.standardOutput.contains("error: \(homePath): \(message)"), "\(check.standardOutput)")
+        #expect(check.standardOutput.contains("error: \(newPath): \(message)"))
+        #expect(try StoreBytes(workspace) == before, "the store changed")
+      } else {
+        #expect(compare.status == 0, "\(compare.standardError)")
+        #expect(compare.standardOutput.hasPrefix("PASS  identical (\(row.expected.width)×\(row.expected.height))"))
+        #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+        #expect(try workspace.lastStatuses() == [home: "passed", new: "new"])
+        #expect(try StoreBytes(workspace).keeps(before), "a stored baseline changed")
+        #expect(try workspace.baseline(new) == row.expected)
+      }
+    }
+  }
+
+  /// The bomb declares 800 MB of pixels in 300 bytes: it must fail without touching them.
+  @Test("a decompression bomb fails without touching its declared size")
+  func bombMemory() throws {
+    let bomb = MatrixPNG.header(width: 20_000, height: 10_000)
+    let before = peakResidentBytes()
+    #expect(throws: PNGError.self) { try PNGDecoder().decode(bomb, path: "bomb.png") }
+    #expect(peakResidentBytes() - before < 400 << 20, "the decoder touched the declared image")
+  }
+
+  // MARK: - Files that are not what they should be
+
+  @Test("a directory where a file should be")
+  func directory() throws {
+    try withWorkspace { workspace in
+      try workspace.writeFrame("Home - test_dir/Home", Workspace.screen([]))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      let folder = workspace.root + "/shot.png"
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      // A directory where the baseline of a new snapshot would go.
+      let blocked = workspace.root + "/baselines/New - test_dir/New.png"
+      try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: true)
+      try workspace.writeFrame("New - test_dir/New", Workspace.screen([]))
+      // A directory named like a frame in the frames folder: a folder, walked, holding no frame.
+      try FileManager.default.createDirectory(
+        atPath: workspace.root + "/frames/Home - test_dir/Folder.png", withIntermediateDirectories: true)
+      let before = try StoreBytes(workspace)
+
+      #expect(throws: FileError(path: folder, message: "is a directory, not a file")) {
+        try PNGDecoder().decode(contentsOf: folder)
+      }
+      #expect(try BaselineStore(root: workspace.root + "/baselines").locate(SnapshotKey("New - test_dir/New")) == nil)
+
+      let compare = try workspace.snapdiff(["compare", folder, folder])
+      #expect(compare.status == 2)
+      #expect(compare.standardError == "snapdiff: error: \(folder): is a directory, not a file\n")
+      let check = try workspace.snapdiff(["check", "frames"])
+      #expect(check.status == 2)
+      #expect(check.standardOutput.contains("error: \(blocked): cannot write: is a directory"))
+      #expect(try workspace.lastStatuses() == ["Home - test_dir/Home": "passed", "New - test_dir/New": "failed"])
+      #expect(try StoreBytes(workspace) == before)
+    }
+  }
+
+  /// chmod 000 only stops a reader without CAP_DAC_OVERRIDE; tests often run as root.
+  static let chmodBlocksReads: Bool = {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("snapdiff-chmod-\(UUID().uuidString)").path
+    guard FileManager.default.createFile(atPath: path, contents: Data([1])) else { return false }
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    chmod(path, 0)
+    let descriptor = open(path, O_RDONLY)
+    if descriptor >= 0 { close(descriptor) }
+    return descriptor < 0
+  }()
+
+  @Test(
+    "an unreadable file (chmod 000)",
+    .enabled(
+      if: chmodBlocksReads,
+      "chmod 000 does not stop this user from reading (root, or CAP_DAC_OVERRIDE): no unreadable file can be made here"))
+  func unreadable() throws {
+    try withWorkspace { workspace in
+      try workspace.writeFrame("Home - test_mode/Home", Workspace.screen([]))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      let frame = workspace.root + "/frames/Home - test_mode/Home.png"
+      chmod(frame, 0)
+      defer { chmod(frame, 0o644) }
+      let before = try StoreBytes(workspace)
+
+      #expect(throws: FileError(path: frame, message: "cannot open: permission denied")) {
+        try PNGDecoder().decode(contentsOf: frame)
+      }
+      let compare = try workspace.snapdiff(["compare", frame, frame])
+      #expect(compare.status == 2)
+      #expect(compare.standardError == "snapdiff: error: \(frame): cannot open: permission denied\n")
+      let check = try workspace.snapdiff(["check", "frames"])
+      #expect(check.status == 2)
+      #expect(check.standardOutput.contains("error: \(frame): cannot open: permission denied"))
+      #expect(try StoreBytes(workspace) == before)
+    }
+  }
+
+  @Test("a missing file")
+  func missing() throws {
+    try withWorkspace { workspace in
+      let path = workspace.root + "/nothing.png"
+      #expect(throws: FileError(path: path, message: "cannot open: no such file or directory")) {
+        try PNGDecoder().decode(contentsOf: path)
+      }
+      let compare = try workspace.snapdiff(["compare", path, path])
+      #expect(compare.status == 2)
+      #expect(compare.standardError == "snapdiff: error: \(path): cannot open: no such file or directory\n")
+    }
+  }
+
+  @Test("a baseline that is a link leading outside the store")
+  func symlinkOutside() throws {
+    try withWorkspace { workspace in
+      let key = "Home - test_link/Home"
+      try workspace.writeFrame(key, Workspace.screen([]))
+      let outside = workspace.root + "/outside.png"
+      try PNGEncoder().write(Workspace.screen([PixelRect(x: 0, y: 0, width: 9, height: 9)]), to: outside)
+      let outsideBytes = try Data(contentsOf: URL(fileURLWithPath: outside))
+      let link = workspace.root + "/baselines/" + key + ".png"
+      try FileManager.default.createDirectory(
+        atPath: (link as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: outside)
+      let before = try StoreBytes(workspace)
+
+      let store = try BaselineStore(root: workspace.root + "/baselines")
+      #expect(throws: FileError.self) { try store.locate(SnapshotKey(key)) }
+
+      let check = try workspace.snapdiff(["check", "frames", "--record", "all"])
+      #expect(check.status == 2)
+      #expect(check.standardOutput.contains("\(link): is a symbolic link that leads outside the baseline store"))
+      let approve = try workspace.snapdiff(["approve", "--all"])
+      #expect(approve.status == 2)
+      #expect(try StoreBytes(workspace) == before)
+      #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == outsideBytes, "written through the link")
+    }
+  }
+
+  /// A frame copy in the run folder damaged between `check` and `approve` (a full disk, a
+  /// hand edit). Known issue: `approve` checks only the copy's header ("never promote a frame
+  /// that does not decode", Review.swift), so a copy truncated after its header replaces a good
+  /// baseline, and the next `check` fails on the baseline.
+  @Test("a run's frame copy damaged before approve")
+  func damagedRunCopy() throws {
+    try withWorkspace { workspace in
+      let key = "Home - test_copy/Home"
+      try workspace.writeFrame(key, Workspace.screen([]))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      try workspace.writeFrame(key, Workspace.screen([PixelRect(x: 0, y: 0, width: 9, height: 9)]))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 1)
+      let copy = workspace.root + "/.snapdiff/runs/last/current/" + key + ".png"
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: copy))
+      try bytes.prefix(60).write(to: URL(fileURLWithPath: copy))
+      let before = try StoreBytes(workspace)
+
+      let approve = try workspace.snapdiff(["approve", "--failed"])
+      let refused = approve.status == 2 && approve.standardError.contains("truncated PNG")
+      let kept = try StoreBytes(workspace) == before
+      withKnownIssue("approve promotes a frame whose header reads, without decoding it") {
+        #expect(refused)
+        #expect(kept)
+      }
+    }
+  }
+
+  // MARK: - Snapshot keys
+
+  struct KeyRow: Sendable, CustomTestStringConvertible {
+    var name: String
+    var key: String
+    var problem: String
+    /// A file name can hold it: also tried as a frame's name in `check`.
+    var asFrame = false
+    var testDescription: String { name }
+  }
+
+  static let longName = String(repeating: "n", count: 251)
+  static let longKey = (0..<6).map { _ in String(repeating: "k", count: 200) }.joined(separator: "/")
+
+  static let keyRows: [KeyRow] = [
+    KeyRow(name: "a '..' component", key: "Home/../../etc/passwd", problem: "has a '..' component: keys cannot leave the store"),
+    KeyRow(name: "a '.' component", key: "./Home", problem: "has a '.' component: keys cannot leave the store"),
+    KeyRow(name: "a leading '/'", key: "/etc/passwd", problem: "starts with '/': keys are relative to the store"),
+    KeyRow(name: "a trailing '/'", key: "Home/", problem: "ends with '/'"),
+    KeyRow(name: "an empty folder name", key: "Home//Home", problem: "has an empty folder name ('//')"),
+    KeyRow(name: "a NUL", key: "Zed\u{0}/../../x", problem: "contains a NUL character"),
+    KeyRow(name: "a control character", key: "Home\tTab", problem: "contains a control character (U+9)", asFrame: true),
+    KeyRow(name: "a backslash", key: "Home\\Back", problem: "contains a backslash: use '/' between folders", asFrame: true),
+    KeyRow(name: "a 251-byte name", key: "Long/" + longName, problem: "has a name longer than 250 bytes", asFrame: true),
+    KeyRow(name: "a 1205-byte key", key: longKey, problem: "is longer than 1024 bytes", asFrame: true),
+  ]
+
+  @Test("snapshot keys", arguments: keyRows)
+  func key(_ row: KeyRow) throws {
+    // The library refuses the key; the CLI prints the same words.
+    let refusal: KeyError
+    do {
+      _ = try SnapshotKey(row.key)
+      Issue.record("accepted")
+      return
+    } catch {
+      refusal = error
+    }
+    #expect(refusal.key == row.key && refusal.problem == row.problem)
+    let message = "\(refusal)"
+
+    try withWorkspace { workspace in
+      try workspace.writeFrame("Home - test_keys/Home", Workspace.screen([]))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      let before = try StoreBytes(workspace)
+
+      // `approve KEY` finds nothing to approve. A process argument cannot hold a NUL: the
+      // process sees the text before it ("Zed"), which names no snapshot either.
+      let argument = row.key.split(separator: "\u{0}", omittingEmptySubsequences: false)[0]
+      let approve = try workspace.snapdiff(["approve", row.key])
+      #expect(approve.status == 2)
+      #expect(approve.standardError.contains("no snapshot in run"))
+      #expect(approve.standardError.contains("matches '\(argument)'"))
+
+      // `--environment KEY` goes through the same validation.
+      if !row.key.contains("\u{0}") {
+        let environment = try workspace.snapdiff(["check", "frames", "--environment", row.key])
+        #expect(environment.status == 2)
+        #expect(environment.standardError.contains(message), "\(environment.standardError)")
+      }
+
+      // A frame with that name: the snapshot is refused, the others still compared.
+      if row.asFrame {
+        try workspace.writeRawFrame(row.key, MatrixPNG(MatrixPNG.reference).build())
+        let check = try workspace.snapdiff(["check", "frames"])
+        #expect(check.status == 2)
+        #expect((check.standardOutput + check.standardError).contains(message))
+      }
+      #expect(try StoreBytes(workspace) == before)
+    }
+  }
+
+  /// Decided: NFC (`é`, U+00E9) and NFD (`e` + U+0301) spellings of a name are two keys, as
+  /// they are two files on Linux: each is checked and recorded on its own. Known issue: Swift
+  /// compares `String`s by canonical equivalence, so `approve`, `reject` and `--same-as` given
+  /// one spelling also select the other, and `prune` counts both as used. (On macOS, where the
+  /// file system folds the two, they would collide like names differing by case.)
+  @Test("NFC and NFD spellings of one name")
+  func unicodeNormalisation() throws {
+    try withWorkspace { workspace in
+      let nfc = "Caf\u{E9} - test_menu/Caf\u{E9}"
+      let nfd = "Cafe\u{301} - test_menu/Cafe\u{301}"
+      #expect(nfc.utf8.count != nfd.utf8.count)
+      #expect(try SnapshotKey(nfc).rawValue.utf8.elementsEqual(nfc.utf8))
+      #expect(try SnapshotKey(nfd).rawValue.utf8.elementsEqual(nfd.utf8))
+
+      try workspace.writeFrame(nfc, Workspace.screen([]))
+      try workspace.writeFrame(nfd, Workspace.screen([PixelRect(x: 0, y: 0, width: 5, height: 5)]))
+      let first = try workspace.snapdiff(["check", "frames"])
+      #expect(first.status == 0)
+      #expect(first.standardOutput.contains("2 new"))
+      let stored = try FileManager.default.contentsOfDirectory(atPath: workspace.root + "/baselines")
+        .filter { !$0.hasPrefix(".") }.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+      #expect(stored == [Array("Caf\u{E9} - test_menu".utf8), Array("Cafe\u{301} - test_menu".utf8)].sorted { $0.lexicographicallyPrecedes($1) })
+      // Each baseline holds its own frame.
+      #expect(try workspace.baseline(nfc) == Workspace.screen([]))
+      #expect(try workspace.baseline(nfd) == Workspace.screen([PixelRect(x: 0, y: 0, width: 5, height: 5)]))
+
+      // Both change; approving the NFC spelling should approve only it.
+      try workspace.writeFrame(nfc, Workspace.screen([PixelRect(x: 10, y: 10, width: 5, height: 5)]))
+      try workspace.writeFrame(nfd, Workspace.screen([PixelRect(x: 20, y: 10, width: 5, height: 5)]))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 1)
+      let approve = try workspace.snapdiff(["approve", nfc])
+      #expect(approve.status == 0)
+      #expect(try workspace.baseline(nfc) == Workspace.screen([PixelRect(x: 10, y: 10, width: 5, height: 5)]))
+      let nfdKept = try workspace.baseline(nfd) == Workspace.screen([PixelRect(x: 0, y: 0, width: 5, height: 5)])
+      let approvedOne = approve.standardOutput.hasPrefix("approved 1 snapshot")
+      withKnownIssue("approve compares keys as Strings (canonical equivalence): the NFD snapshot is approved too") {
+        #expect(approvedOne)
+        #expect(nfdKept)
+      }
+    }
+  }
+
+  @Test("two keys differing only by letter case")
+  func caseCollision() throws {
+    try withWorkspace { workspace in
+      try workspace.writeFrame("Home - test_case/Home", Workspace.screen([]))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      let before = try StoreBytes(workspace)
+      try workspace.writeFrame("Home - test_case/HOME", Workspace.screen([]))
+      let keys = try ["Home - test_case/Home", "Home - test_case/HOME"].map { try SnapshotKey($0) }
+      #expect(SnapshotKey.caseCollisions(keys).count == 1)
+      let check = try workspace.snapdiff(["check", "frames"])
+      #expect(check.status == 2)
+      #expect(check.standardError.contains("differs from 'Home - test_case/HOME' only by letter case"))
+      #expect(try StoreBytes(workspace) == before)
+    }
+  }
+
+  /// A key whose last name has 228 to 250 bytes is valid, but its files cannot be written: the
+  /// temporary file of the atomic write (`.NAME.PID.RANDOM.tmp`) needs about 24 bytes more than
+  /// the 255 a file name may have. A clear error, and nothing stored.
+  @Test("a valid key too long to record (240 bytes)")
+  func longValidKey() throws {
+    try withWorkspace { workspace in
+      try workspace.writeFrame("Home - test_long/Home", Workspace.screen([]))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      let before = try StoreBytes(workspace)
+      let key = "Long - test_long/" + String(repeating: "l", count: 240)
+      #expect(try SnapshotKey(key).rawValue == key)
+      try workspace.writeRawFrame(key, MatrixPNG(MatrixPNG.reference).build())
+      let check = try workspace.snapdiff(["check", "frames"])
+      #expect(check.status == 2)
+      // The first file written, the run folder's copy of the frame, already fails.
+      #expect(check.standardOutput.contains("FAILED   \(key)  error: \(workspace.root)/.snapdiff/runs/"))
+      #expect(check.standardOutput.contains("\(key).png: cannot create a file beside it: file name too long"))
+      #expect(try StoreBytes(workspace) == before)
+    }
+  }
+
+  // MARK: - Element trees
+
+  struct TreeRow: Sendable, CustomTestStringConvertible {
+    var name: String
+    var json: String
+    /// `nil`: the tree is valid and renders to 40×30.
+    var problem: String?
+    var testDescription: String { name }
+  }
+
+  /// A 40×30 screen with `children` under its root (a button by default).
+  static func tree(
+    button frame: String = #"{"x": 0, "y": 0, "width": 10, "height": 10}"#, children: String? = nil,
+    screen: String = #"{"width": 40, "height": 30}"#, extra: String = ""
+  ) -> String {
+    let kids = children ?? #"[{"elementType": "button", "label": "OK", "frame": \#(frame)}]"#
+    return #"{"scale": 1, "screen": \#(screen), \#(extra)"root": {"elementType": "application", "frame": {"x": 0, "y": 0, "width": 40, "height": 30}, "children": \#(kids)}}"#
+  }
+
+  static func nested(_ depth: Int) -> String {
+    let open = String(repeating: #"{"elementType": "other", "frame": {"x": 0, "y": 0, "width": 40, "height": 30}, "children": ["#, count: depth)
+    let leaf = #"{"elementType": "other", "frame": {"x": 0, "y": 0, "width": 1, "height": 1}}"#
+    return #"{"scale": 1, "screen": {"width": 40, "height": 30}, "root": "# + open + leaf + String(repeating: "]}", count: depth) + "}"
+  }
+
+  static let treeRows: [TreeRow] = [
+    TreeRow(
+      name: "a frame at x = 1e12", json: tree(button: #"{"x": 1e12, "y": 0, "width": 10, "height": 10}"#),
+      problem: "$.root.children[0].frame.x: 1000000000000.0 is out of range (±100000 points)"),
+    TreeRow(
+      name: "a width of 1e12", json: tree(button: #"{"x": 0, "y": 0, "width": 1e12, "height": 10}"#),
+      problem: "$.root.children[0].frame.width: 1000000000000.0 is out of range (±100000 points)"),
+    TreeRow(
+      name: "a negative width", json: tree(button: #"{"x": 0, "y": 0, "width": -10, "height": 10}"#),
+      problem: "$.root.children[0].frame.width: a width cannot be negative (-10.0)"),
+    TreeRow(
+      name: "a negative height", json: tree(button: #"{"x": 0, "y": 0, "width": 10, "height": -0.5}"#),
+      problem: "$.root.children[0].frame.height: a height cannot be negative (-0.5)"),
+    // NaN and infinity cannot be written in JSON; 1e999 is the nearest thing, and not valid JSON
+    // to Foundation (the wording of its message differs between platforms).
+    TreeRow(
+      name: "a number beyond Double (1e999)", json: tree(button: #"{"x": 1e999, "y": 0, "width": 10, "height": 10}"#),
+      problem: ""),
+    TreeRow(
+      name: "a screen 1e12 points wide", json: tree(screen: #"{"width": 1e12, "height": 30}"#),
+      problem: "$.screen: the screen's width must be above 0 and at most 100000 points, not 1000000000000.0"),
+    TreeRow(
+      name: "a huge unknown array (200000 numbers)",
+      json: tree(extra: #""junk": ["# + (0..<200_000).map(String.init).joined(separator: ",") + "], "),
+      problem: nil),
+    TreeRow(
+      name: "5000 children",
+      json: tree(
+        children: "["
+          + (0..<5000).map { #"{"elementType": "staticText", "label": "x", "frame": {"x": \#($0 % 40), "y": \#($0 % 30), "width": 3, "height": 3}}"# }
+          .joined(separator: ",") + "]"),
+      problem: nil),
+    TreeRow(name: "100 levels deep", json: nested(100), problem: nil),
+    // Foundation's JSON parser stops at 512 nested arrays and objects (two per element level).
+    TreeRow(name: "300 levels deep", json: nested(300), problem: ""),
+    TreeRow(
+      name: "100000 nested brackets", json: String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
+      problem: ""),
+  ]
+
+  @Test("element trees", arguments: treeRows)
+  func tree(_ row: TreeRow) throws {
+    try withWorkspace { workspace in
+      try workspace.writeFrame("Home - test_tree/Home", Workspace.screen([]))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      let key = "Tree - test_tree/Tree"
+      let path = workspace.root + "/frames/" + key + ".tree.json"
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try Data(row.json.utf8).write(to: URL(fileURLWithPath: path))
+      let before = try StoreBytes(workspace)
+      let prefix = "\(path): not a valid element tree: "
+
+      // The library.
+      do {
+        let tree = try ElementTree.load(path)
+        #expect(row.problem == nil, "loaded, expected \(row.problem ?? "")")
+        #expect(tree.pixelSize == PixelSize(width: 40, height: 30))
+      } catch let error as ConfigurationError {
+        #expect(row.problem != nil, "\(error)")
+        #expect(error.message.hasPrefix(prefix + (row.problem ?? "")), "\(error)")
+      }
+
+      // `render TREE -o PNG`, then `check` with the tree as a new snapshot's frame.
+      let output = workspace.root + "/render.png"
+      let render = try workspace.snapdiff(["render", path, "-o", output])
+      let check = try workspace.snapdiff(["check", "frames"])
+      if let problem = row.problem {
+        #expect(render.status == 2)
+        #expect(render.standardError.hasPrefix("snapdiff: error: " + prefix + problem), "\(render.standardError)")
+        #expect(check.status == 2)
+        #expect(check.standardOutput.contains(prefix + problem))
+        #expect(try StoreBytes(workspace) == before)
+      } else {
+        #expect(render.status == 0, "\(render.standardError)")
+        #expect(try PNGDecoder().decode(contentsOf: output).size == PixelSize(width: 40, height: 30))
+        #expect(check.status == 0)
+        #expect(try workspace.lastStatuses()[key] == "new")
+        #expect(try StoreBytes(workspace).keeps(before))
+      }
+    }
+  }
+
+  // MARK: - Numbers at the ends of Int
+
+  /// Found by fuzz-diff: `x + width` overflowed in `PixelRect.clamped` and the process trapped
+  /// (SIGILL) on `--ignore 9223372036854775807,0,9223372036854775807,1` or on a settings file's
+  /// region at `Int.min`. Now: the regions clamp, the comparison is correct.
+  @Test("ignore regions at the ends of Int")
+  func extremeIgnoreRegions() throws {
+    try withWorkspace { workspace in
+      let key = "Home - test_ints/Home"
+      try workspace.writeFrame(key, Workspace.screen([]))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      let baseline = workspace.root + "/baselines/" + key + ".png"
+      try workspace.writeFrame(key, Workspace.screen([PixelRect(x: 0, y: 0, width: 4, height: 4)]))
+      let current = workspace.root + "/frames/" + key + ".png"
+
+      let max = String(Int.max)
+      let beyond = try workspace.snapdiff(["compare", baseline, current, "--ignore", "\(max),0,\(max),1", "--json"])
+      #expect(beyond.status == 1, "\(beyond.standardError)")
+      #expect(try beyond.json()["differentPixels"] as? Int == 16)
+      let everything = try workspace.snapdiff(["compare", baseline, current, "--ignore", "0,0,\(max),\(max)", "--json"])
+      #expect(everything.status == 0, "\(everything.standardError)")
+      #expect(try everything.json()["ignoredPixels"] as? Int == 16)
+
+      let settings = workspace.root + "/baselines/" + key + ".snapdiff.json"
+      let regions = [(Int.min, Int.min, Int.min, Int.min), (Int.max, 0, Int.max, 1), (0, 0, 2, Int.max)]
+        .map { #"{"x": \#($0.0), "y": \#($0.1), "width": \#($0.2), "height": \#($0.3)}"# }
+      try Data(#"{"ignoreRegions": [\#(regions.joined(separator: ", "))]}"#.utf8).write(to: URL(fileURLWithPath: settings))
+      let before = try StoreBytes(workspace)
+      let check = try workspace.snapdiff(["check", "frames"])
+      #expect(check.status == 1, "\(check.standardOutput)\(check.standardError)")
+      #expect(check.standardOutput.contains("8 px"), "\(check.standardOutput)")  // 16 differ, 8 ignored
+      #expect(try StoreBytes(workspace) == before)
+    }
+  }
+}
+
+// MARK: - Helpers
+
+/// The bytes of everything under a workspace's `baselines/` (files, folders, link targets), to
+/// show that nothing stored changed.
+struct StoreBytes: Equatable {
+  enum Entry: Equatable {
+    case file(Data)
+    case folder
+    case link(String)
+  }
+
+  var entries: [String: Entry] = [:]
+
+  init(_ workspace: Workspace) throws {
+    let root = workspace.root + "/baselines"
+    let manager = FileManager.default
+    guard let names = manager.enumerator(atPath: root) else { return }
+    for case let name as String in names {
+      let path = root + "/" + name
+      let attributes = try manager.attributesOfItem(atPath: path)
+      switch attributes[.type] as? FileAttributeType {
+      case .typeSymbolicLink?: entries[name] = .link(try manager.destinationOfSymbolicLink(atPath: path))
+      case .typeDirectory?: entries[name] = .folder
+      default: entries[name] = .file(try Data(contentsOf: URL(fileURLWithPath: path)))
+      }
+    }
+  }
+
+  /// Every entry of `earlier` is here, unchanged (new ones may have been added).
+  func keeps(_ earlier: StoreBytes) -> Bool {
+    earlier.entries.allSatisfy { entries[$0.key] == $0.value }
+  }
+}
+
+extension Workspace {
+  /// Writes `bytes` as `key`'s frame in place (PNGEncoder's temporary file would need a longer
+  /// name than some of these keys leave room for).
+  func writeRawFrame(_ key: String, _ bytes: [UInt8]) throws {
+    let path = root + "/frames/" + key + ".png"
+    try FileManager.default.createDirectory(
+      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+  }
+
+  /// Records `image` as `key`'s baseline, then writes `bytes` as the current frame of `key` and
+  /// of `new` (a snapshot without a baseline). Returns the two frames' paths.
+  func recordThenReplace(_ key: String, recording image: RGBAImage, new: String, with bytes: [UInt8])
+    throws -> (String, String)
+  {
+    try writeFrame(key, image)
+    let first = try snapdiff(["check", "frames"])
+    #expect(first.status == 0, "\(first.standardOutput)\(first.standardError)")
+    var paths: [String] = []
+    for name in [key, new] {
+      let path = root + "/frames/" + name + ".png"
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      paths.append(path)
+    }
+    return (paths[0], paths[1])
+  }
+}
+
+/// The process's peak resident memory so far.
+func peakResidentBytes() -> Int {
+  var usage = rusage()
+  #if canImport(Darwin)
+    getrusage(RUSAGE_SELF, &usage)
+    return Int(usage.ru_maxrss)
+  #else
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Int(usage.ru_maxrss) * 1024
+  #endif
+}
+
+/// Writes PNG files of every format by hand (stored deflate blocks, real CRCs and Adler-32), so
+/// the matrix does not depend on the encoder under test.
+struct MatrixPNG {
+  /// 8×6, every pixel different, some translucent: the pixels every valid format must give.
+  static let reference = RGBAImage(width: 8, height: 6, pixels: (0..<48).flatMap(referencePixel))
+  /// The same in gray (red = green = blue), for the gray + alpha format.
+  static let grayReference = RGBAImage(width: 8, height: 6, pixels: (0..<48).flatMap(grayPixel))
+
+  static func referencePixel(_ i: Int) -> [UInt8] {
+    let alpha: UInt8 = i % 5 == 0 ? 128 : 255
+    return [UInt8(i * 5), UInt8(255 - i * 3), UInt8((i * 37) % 256), alpha]
+  }
+
+  static func grayPixel(_ i: Int) -> [UInt8] {
+    let alpha: UInt8 = i % 7 == 0 ? 0 : 255
+    return [UInt8(i * 5), UInt8(i * 5), UInt8(i * 5), alpha]
+  }
+
+  var image: RGBAImage
+  /// 2 RGB, 3 palette (with tRNS), 4 gray + alpha (red and alpha), 6 RGBA.
+  var colorType: UInt8 = 6
+  var bitDepth: UInt8 = 8
+  var interlaced = false
+  var includeEnd = true
+  /// The first byte of the deflate stream (a stored block's header: 0x01, final).
+  var zlibBlockHeader: UInt8 = 0x01
+
+  init(
+    _ image: RGBAImage, colorType: UInt8 = 6, bitDepth: UInt8 = 8, interlaced: Bool = false,
+    includeEnd: Bool = true, zlibBlockHeader: UInt8 = 0x01
+  ) {
+    self.image = image
+    self.colorType = colorType
+    self.bitDepth = bitDepth
+    self.interlaced = interlaced
+    self.includeEnd = includeEnd
+    self.zlibBlockHeader = zlibBlockHeader
+  }
+
+  func build() -> [UInt8] {
+    var colors: [RGBAColor] = []
+    if colorType == 3 {
+      for y in 0..<image.height {
+        for x in 0..<image.width where !colors.contains(image[x: x, y: y]) { colors.append(image[x: x, y: y]) }
+      }
+    }
+    func samples(_ color: RGBAColor) -> [UInt8] {
+      let values: [UInt8]
+      switch colorType {
+      case 2: values = [color.red, color.green, color.blue]
+      case 3: return [UInt8(colors.firstIndex(of: color)!)]
+      case 4: values = [color.red, color.alpha]
+      default: values = [color.red, color.green, color.blue, color.alpha]
+      }
+      // 16-bit: v × 257, which scales back to v exactly.
+      return bitDepth == 16 ? values.flatMap { [$0, $0] } : values
+    }
+    let passes: [(Int, Int, Int, Int)] =
+      interlaced
+      ? [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+      : [(0, 0, 1, 1)]
+    var scanlines: [UInt8] = []
+    for (x0, y0, dx, dy) in passes {
+      let xs = Array(stride(from: x0, to: image.width, by: dx))
+      guard !xs.isEmpty else { continue }
+      for y in stride(from: y0, to: image.height, by: dy) {
+        scanlines.append(0)
+        for x in xs { scanlines += samples(image[x: x, y: y]) }
+      }
+    }
+    var file = Self.signature
+    file += Self.chunk("IHDR", Self.ihdr(width: image.width, height: image.height, bitDepth: bitDepth, colorType: colorType, interlaced: interlaced))
+    if colorType == 3 {
+      file += Self.chunk("PLTE", colors.flatMap { [$0.red, $0.green, $0.blue] })
+      file += Self.chunk("tRNS", colors.map(\.alpha))
+    }
+    var stream = Self.zlibStored(scanlines)
+    stream[2] = zlibBlockHeader
+    file += Self.chunk("IDAT", stream)
+    if includeEnd { file += Self.chunk("IEND", []) }
+    return file
+  }
+
+  /// A valid header for an RGBA image of any declared size, then a few rows of data and IEND.
+  static func header(width: Int, height: Int) -> [UInt8] {
+    signature + chunk("IHDR", ihdr(width: width, height: height, bitDepth: 8, colorType: 6, interlaced: false))
+      + chunk("IDAT", zlibStored([UInt8](repeating: 0, count: 3 * 33))) + chunk("IEND", [])
+  }
+
+  /// `file` with a chunk header claiming `length` bytes inserted after IHDR (and nothing after).
+  static func insertingChunkHeader(_ file: [UInt8], length: UInt32, type: String) -> [UInt8] {
+    Array(file.prefix(33)) + bigEndian(length) + Array(type.utf8) + Array("XML:com.adobe.xmp\u{0}".utf8)
+  }
+
+  static func flipping(_ file: [UInt8], at offset: Int) -> [UInt8] {
+    var copy = file
+    copy[offset] ^= 0x01
+    return copy
+  }
+
+  /// The offset of the first IDAT chunk's data.
+  static func idatDataOffset(_ file: [UInt8]) -> Int {
+    var offset = 8
+    while String(decoding: file[offset + 4..<offset + 8], as: UTF8.self) != "IDAT" {
+      offset += 12 + Int(file[offset]) << 24 + Int(file[offset + 1]) << 16 + Int(file[offset + 2]) << 8 + Int(file[offset + 3])
+    }
+    return offset + 8
+  }
+
+  static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+  static func ihdr(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, interlaced: Bool) -> [UInt8] {
+    bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [bitDepth, colorType, 0, 0, interlaced ? 1 : 0]
+  }
+
+  static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    let body = Array(type.utf8) + data
+    return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
+  }
+
+  static func bigEndian(_ value: UInt32) -> [UInt8] {
+    [UInt8(value >> 24), UInt8((value >> 16) & 0xff), UInt8((value >> 8) & 0xff), UInt8(value & 0xff)]
+  }
+
+  /// A zlib stream of stored (uncompressed) deflate blocks.
+  static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = [0x78, 0x01]
+    var offset = 0
+    repeat {
+      let count = min(65535, data.count - offset)
+      let final: UInt8 = offset + count == data.count ? 1 : 0
+      out += [final, UInt8(count & 0xff), UInt8(count >> 8), UInt8(~count & 0xff), UInt8((~count >> 8) & 0xff)]
+      out += data[offset..<offset + count]
+      offset += count
+    } while offset < data.count
+    var a: UInt32 = 1
+    var b: UInt32 = 0
+    for byte in data {
+      a = (a + UInt32(byte)) % 65521
+      b = (b + a) % 65521
+    }
+    return out + bigEndian(b << 16 | a)
+  }
+
+  static let crcTable: [UInt32] = (0..<256).map { (n: UInt32) -> UInt32 in
+    var c = n
+    for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+    return c
+  }
+
+  static func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var c: UInt32 = 0xFFFF_FFFF
+    for byte in bytes { c = crcTable[Int((c ^ UInt32(byte)) & 0xff)] ^ (c >> 8) }
+    return c ^ 0xFFFF_FFFF
+  }
+}

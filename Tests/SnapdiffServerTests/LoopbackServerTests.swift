@@ -1,0 +1,164 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SnapdiffCore
+import SnapdiffServer
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The server as `snapdiff serve` starts it, on 127.0.0.1 and a free port, driven over raw
+/// sockets where the test needs control of the bytes (chunked bodies, the Host header).
+@Suite("a server on 127.0.0.1")
+struct LoopbackServerTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test("health over a socket; a chunked upload over the limit is cut off with 413; writes need a loopback Host; concurrent approvals all land")
+  func loopback() async throws {
+    try await withFixture { fixture in
+      for index in 0..<6 { try fixture.writeBaseline("a/\(index)", ServerFixture.screen()) }
+      try await Self.withServer(fixture.configuration(maxUploadBytes: 64 << 10)) { port in
+        let health = try RawHTTP.send("GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n", port: port)
+        #expect(health.status == 200 && health.body.contains("\"ok\""))
+
+        let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(30)))
+        client.connect()
+        let open = try await client.execute(
+          .init("/api/v1/runs", method: .post, authority: "127.0.0.1:\(port)", headers: jsonHeaders, body: jsonBody(#"{"name": "loop"}"#)))
+        #expect(open.status == .created)
+        let opened = try JSONSerialization.jsonObject(with: Data(buffer: open.body ?? ByteBuffer())) as? [String: Any]
+        let run = try #require(opened?["id"] as? String)
+
+        // Chunked (no Content-Length): the server reads up to the limit, then answers 413.
+        var request = "PUT \(snapshotURI(run, "a/huge")) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        request += "Content-Type: image/png\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        let chunk = [UInt8](repeating: 0x41, count: 16 << 10)
+        var body: [UInt8] = []
+        for _ in 0..<64 {  // 1 MiB in all, 16 times the limit
+          body += Array("\(String(chunk.count, radix: 16))\r\n".utf8) + chunk + Array("\r\n".utf8)
+        }
+        body += Array("0\r\n\r\n".utf8)
+        let huge = try RawHTTP.send(Array(request.utf8) + body, port: port)
+        #expect(huge.status == 413, "\(huge.head)")
+        #expect(try fixture.record(run).snapshots.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.data + "/uploads").isEmpty)
+
+        // Without a token, a write addressed to another host name (DNS rebinding) is refused.
+        let rebound = try RawHTTP.send(
+          "POST /api/v1/runs HTTP/1.1\r\nHost: evil.example:\(port)\r\nContent-Type: application/json\r\nContent-Length: 13\r\nConnection: close\r\n\r\n{\"name\":\"x\"}",
+          port: port)
+        #expect(rebound.status == 403, "\(rebound.head)")
+
+        // Six frames, then six approvals at once: each lands in run.json and the store.
+        let changed = ServerFixture.png(ServerFixture.screen([PixelRect(x: 0, y: 0, width: 4, height: 4)]))
+        for index in 0..<6 {
+          let put = try await client.execute(
+            .init(snapshotURI(run, "a/\(index)"), method: .put, authority: "127.0.0.1:\(port)", headers: pngHeaders,
+              body: ByteBuffer(bytes: changed)))
+          #expect(put.status == .ok)
+        }
+        try await withThrowingTaskGroup(of: Int.self) { group in
+          for index in 0..<6 {
+            group.addTask {
+              let approver = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(30)))
+              approver.connect()
+              let response = try await approver.execute(
+                .init(snapshotURI(run, "a/\(index)", "/approve"), method: .post, authority: "127.0.0.1:\(port)"))
+              try await approver.shutdown()
+              return Int(response.status.code)
+            }
+          }
+          for try await status in group { #expect(status == 200) }
+        }
+        try await client.shutdown()
+        #expect(try fixture.record(run).snapshots.allSatisfy { $0.status == .approved })
+        for index in 0..<6 { #expect(try fixture.baseline("a/\(index)") == ServerFixture.screen([PixelRect(x: 0, y: 0, width: 4, height: 4)])) }
+      }
+    }
+  }
+
+  /// Runs the application on 127.0.0.1 with a free port while `body` runs.
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  static func withServer(_ configuration: ServerConfiguration, _ body: @Sendable (Int) async throws -> Void) async throws {
+    var configuration = configuration
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+    configuration.onServerRunning = { port in continuation.yield(port) }
+    let app = try await buildApplication(configuration)
+    let server = Task { try await app.run() }
+    Task {
+      _ = await server.result
+      continuation.finish()
+    }
+    var iterator = ports.makeAsyncIterator()
+    do {
+      let port = try #require(await iterator.next(), "the server did not start")
+      try await body(port)
+    } catch {
+      server.cancel()
+      _ = await server.result
+      throw error
+    }
+    server.cancel()
+    _ = await server.result
+  }
+}
+
+/// HTTP/1.1 over a blocking socket to 127.0.0.1: the whole request as bytes, the response read
+/// until the server closes.
+enum RawHTTP {
+  struct Response {
+    var status: Int
+    var head: String
+    var body: String
+  }
+
+  static func send(_ request: String, port: Int) throws -> Response { try send(Array(request.utf8), port: port) }
+
+  static func send(_ request: [UInt8], port: Int) throws -> Response {
+    #if canImport(Glibc)
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    defer { close(fd) }
+    var timeout = timeval(tv_sec: 20, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    // Send what the server takes; it may answer and close before the body is all sent.
+    var offset = 0
+    while offset < request.count {
+      #if canImport(Glibc)
+        let sent = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, min(8192, request.count - offset), Int32(MSG_NOSIGNAL)) }
+      #else
+        let sent = request.withUnsafeBytes { Darwin.send(fd, $0.baseAddress! + offset, min(8192, request.count - offset), 0) }
+      #endif
+      if sent <= 0 { break }
+      offset += sent
+    }
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+      if count <= 0 { break }
+      received += buffer[0..<count]
+    }
+    let text = String(decoding: received, as: UTF8.self)
+    let parts = text.components(separatedBy: "\r\n\r\n")
+    let head = parts.first ?? ""
+    let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    return Response(status: status, head: head, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
+  }
+}

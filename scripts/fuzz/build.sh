@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in .build-fuzz/libfuzzer/ (or $FUZZ_OUT): SnapdiffCore's Swift sources and
+# CPNGReader's C sources instrumented for libFuzzer and AddressSanitizer, then one executable per
+# harness in scripts/fuzz/harness/ (fuzz-png, fuzz-tree, fuzz-xcui, fuzz-diff).
+#
+# SwiftPM's own build of a fuzzing executable fights libFuzzer over `main`, so this compiles by
+# hand: the library once (`-parse-as-library`, its C sources with clang), then each harness
+# against it.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$PWD
+OUT=${FUZZ_OUT:-$ROOT/.build-fuzz/libfuzzer}
+mkdir -p "$OUT/obj" "$OUT/modules/CPNGReader" "$OUT/bin"
+
+PNG_CFLAGS=$(pkg-config --cflags libpng 2>/dev/null || echo "-I/usr/include/libpng16")
+SAN="-fsanitize=fuzzer-no-link,address"
+
+# CPNGReader's module map (SwiftPM makes one for include/; here it is written by hand).
+cat >"$OUT/modules/CPNGReader/module.modulemap" <<MAP
+module CPNGReader {
+  umbrella header "$ROOT/Sources/CPNGReader/include/CPNGReader.h"
+  export *
+}
+MAP
+
+echo "fuzz: compiling CPNGReader (C, $SAN)" >&2
+C_OBJECTS=()
+for source in Sources/CPNGReader/*.c; do
+  object="$OUT/obj/$(basename "$source" .c).o"
+  clang -c -O1 -g $SAN $PNG_CFLAGS -I Sources/CPNGReader/include -I Sources/CPNGReader \
+    "$source" -o "$object"
+  C_OBJECTS+=("$object")
+done
+
+SWIFT_FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library
+  -I "$ROOT/Sources/CLibPNG" -I "$OUT/modules/CPNGReader" -I "$OUT/modules"
+  -Xcc "-I$ROOT/Sources/CPNGReader/include" -Xcc "${PNG_CFLAGS}")
+
+echo "fuzz: compiling SnapdiffCore (Swift, -sanitize=fuzzer,address)" >&2
+mapfile -t CORE_SOURCES < <(find Sources/SnapdiffCore -name '*.swift' | sort)
+swiftc "${SWIFT_FLAGS[@]}" -module-name SnapdiffCore -wmo -num-threads 0 \
+  -emit-module -emit-module-path "$OUT/modules/SnapdiffCore.swiftmodule" \
+  -c "${CORE_SOURCES[@]}" -o "$OUT/obj/SnapdiffCore.o"
+
+for harness in scripts/fuzz/harness/*.swift; do
+  name=$(basename "$harness" .swift)
+  [ -n "${FUZZ_TARGETS:-}" ] && [[ " $FUZZ_TARGETS " != *" $name "* ]] && continue
+  echo "fuzz: linking $name" >&2
+  swiftc "${SWIFT_FLAGS[@]}" -module-name "${name//-/_}" "$harness" \
+    "$OUT/obj/SnapdiffCore.o" "${C_OBJECTS[@]}" -lpng16 -lz -use-ld=lld -o "$OUT/bin/$name"
+done
+echo "fuzz: built $(ls "$OUT/bin" | tr '\n' ' ')" >&2
