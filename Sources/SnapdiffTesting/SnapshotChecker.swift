@@ -31,7 +31,7 @@ public struct SnapshotChecker: Sendable {
     baselines: String? = nil, environment: String? = nil, frames: String? = nil,
     artifacts: String? = nil, recordMode: RecordMode? = nil, options: DiffOptions = DiffOptions()
   ) -> SnapshotChecker {
-    let variables = Environment.variables
+    let variables = ProcessEnvironment.variables
     return SnapshotChecker(
       baselines: baselines ?? variables["SNAPDIFF_BASELINES"] ?? "baselines",
       environment: environment ?? variables["SNAPDIFF_ENVIRONMENT"],
@@ -150,21 +150,5 @@ public struct SnapshotChecker: Sendable {
     try FileSystem.createDirectories(String(path[..<path.lastIndex(of: "/")!]))
     let json = JSONValue.object([("key", .string(rawKey)), ("reason", .string(reason))]).serialized(pretty: true) + "\n"
     try FileIO.writeAtomically(Array(json.utf8), to: path)
-  }
-}
-
-/// The process's environment variables.
-enum Environment {
-  static var variables: [String: String] {
-    var result: [String: String] = [:]
-    var pointer = environ
-    while let entry = pointer.pointee {
-      let text = String(cString: entry)
-      if let equals = text.firstIndex(of: "=") {
-        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-      }
-      pointer += 1
-    }
-    return result
   }
 }

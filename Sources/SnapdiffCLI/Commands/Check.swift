@@ -71,7 +71,7 @@ extension Snapdiff {
     }
 
     func run() throws {
-      let environment = ProcessEnvironment.current
+      let environment = ProcessEnvironment.variables
       let (outcome, mode) = try reportingErrors { () throws -> (RunChecker.Outcome, RecordMode) in
         let resolved = try project.project()
         let recordMode = try record ?? RecordMode.fromEnvironment(environment)
@@ -116,22 +116,6 @@ extension Snapdiff {
 }
 
 extension RecordMode: ExpressibleByArgument {}
-
-/// The environment variables of this process.
-enum ProcessEnvironment {
-  static var current: [String: String] {
-    var result: [String: String] = [:]
-    var pointer = environ
-    while let entry = pointer.pointee {
-      let text = String(cString: entry)
-      if let equals = text.firstIndex(of: "=") {
-        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-      }
-      pointer += 1
-    }
-    return result
-  }
-}
 
 /// A progress line on standard error, redrawn in place, only on a terminal.
 final class ProgressLine: @unchecked Sendable {

@@ -126,7 +126,7 @@ extension Snapdiff {
         guard !token.isEmpty else { throw FileError(path: tokenFile, message: "holds no token") }
         return token
       }
-      let token = ProcessEnvironment.current["SNAPDIFF_TOKEN"]?.trimmed
+      let token = ProcessEnvironment.variables["SNAPDIFF_TOKEN"]?.trimmed
       return token?.isEmpty == false ? token : nil
     }
 
