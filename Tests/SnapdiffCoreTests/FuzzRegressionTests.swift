@@ -66,7 +66,8 @@ struct FuzzRegressionTests {
     #expect(counted.identical == (a == b))
   }
 
-  @Test("tree inputs: refused with the file named, or a tree that encodes and decodes back",
+  @Test(
+    "tree inputs: refused with the file named, or a tree that encodes and decodes back",
     arguments: inputs("tree"))
   func tree(_ name: String) throws {
     let bytes = try Self.bytes(name)
@@ -77,7 +78,8 @@ struct FuzzRegressionTests {
     #expect(try ElementTree.decode(tree.encoded(), path: "again") == tree)
   }
 
-  @Test("XCUITest dump inputs: refused, or a tree the JSON format accepts", arguments: inputs("xcui"))
+  @Test(
+    "XCUITest dump inputs: refused, or a tree the JSON format accepts", arguments: inputs("xcui"))
   func xcui(_ name: String) throws {
     let text = String(decoding: try Self.bytes(name), as: UTF8.self)
     guard let tree = try? XCUITextDump.parse(text, path: name) else { return }
@@ -93,20 +95,32 @@ struct FuzzRegressionTests {
   @Test("ignore regions at the ends of Int clamp instead of overflowing")
   func ignoreRegionOverflow() throws {
     let input = DiffFuzzInput(try Self.bytes("diff-ignore-region-overflow.bin"))
-    #expect(input.options.ignoreRegions.contains(PixelRect(x: .min, y: .min, width: .min, height: .min)))
+    #expect(
+      input.options.ignoreRegions.contains(PixelRect(x: .min, y: .min, width: .min, height: .min)))
 
     let cases: [(PixelRect, PixelRect)] = [
-      (PixelRect(x: .min, y: .min, width: .min, height: .min), PixelRect(x: 0, y: 0, width: 0, height: 0)),
-      (PixelRect(x: .max, y: .max, width: .max, height: .max), PixelRect(x: 8, y: 6, width: 0, height: 0)),
-      (PixelRect(x: 0, y: 0, width: .max, height: .max), PixelRect(x: 0, y: 0, width: 8, height: 6)),
-      (PixelRect(x: .min, y: 2, width: .max, height: 1), PixelRect(x: 0, y: 2, width: 0, height: 1)),
+      (
+        PixelRect(x: .min, y: .min, width: .min, height: .min),
+        PixelRect(x: 0, y: 0, width: 0, height: 0)
+      ),
+      (
+        PixelRect(x: .max, y: .max, width: .max, height: .max),
+        PixelRect(x: 8, y: 6, width: 0, height: 0)
+      ),
+      (
+        PixelRect(x: 0, y: 0, width: .max, height: .max), PixelRect(x: 0, y: 0, width: 8, height: 6)
+      ),
+      (
+        PixelRect(x: .min, y: 2, width: .max, height: 1), PixelRect(x: 0, y: 2, width: 0, height: 1)
+      ),
       (PixelRect(x: 3, y: 1, width: .min, height: 2), PixelRect(x: 3, y: 1, width: 0, height: 2)),
     ]
     for (region, clamped) in cases {
       #expect(region.clamped(toWidth: 8, height: 6) == clamped, "\(region)")
     }
 
-    let baseline = RGBAImage(width: 8, height: 6, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
+    let baseline = RGBAImage(
+      width: 8, height: 6, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
     let current = RGBAImage(width: 8, height: 6, filledWith: RGBAColor(red: 0, green: 0, blue: 0))
     var options = DiffOptions()
     options.ignoreRegions = cases.map(\.0)
@@ -129,7 +143,10 @@ struct FuzzRegressionTests {
     for fastPath in [true, false] {
       var decoder = PNGDecoder()
       decoder.usesFastPath = fastPath
-      #expect(throws: PNGError(kind: .truncated, path: "huge.png", message: "the file ends before the image data does")) {
+      #expect(
+        throws: PNGError(
+          kind: .truncated, path: "huge.png", message: "the file ends before the image data does")
+      ) {
         try decoder.decode(bytes, path: "huge.png")
       }
     }
@@ -139,17 +156,44 @@ struct FuzzRegressionTests {
 
   @Test("the metadata chunks libpng now skips change no pixel")
   func skippedMetadataChunks() throws {
-    let plain = PNGFileBuilder(width: 3, height: 2, colorType: 6, bitDepth: 8) { x, y, c in x * 50 + y * 20 + c }
+    let plain = PNGFileBuilder(width: 3, height: 2, colorType: 6, bitDepth: 8) { x, y, c in
+      x * 50 + y * 20 + c
+    }
     var chunks = plain.chunks()
     let metadata: [(String, [UInt8])] = [
-      ("tEXt", Array("Comment\u{0}hello".utf8)), ("zTXt", Array("Comment\u{0}\u{0}".utf8) + [0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]),
-      ("iTXt", Array("XML:com.adobe.xmp\u{0}\u{0}\u{0}\u{0}\u{0}<x/>".utf8)), ("eXIf", Array("MM\u{0}*".utf8)),
-      ("sPLT", Array("p\u{0}\u{8}".utf8)), ("iCCP", Array("icc\u{0}\u{0}".utf8) + [0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]),
+      ("tEXt", Array("Comment\u{0}hello".utf8)),
+      ("zTXt", Array("Comment\u{0}\u{0}".utf8) + [0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]),
+      ("iTXt", Array("XML:com.adobe.xmp\u{0}\u{0}\u{0}\u{0}\u{0}<x/>".utf8)),
+      ("eXIf", Array("MM\u{0}*".utf8)),
+      ("sPLT", Array("p\u{0}\u{8}".utf8)),
+      ("iCCP", Array("icc\u{0}\u{0}".utf8) + [0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]),
     ]
     chunks.insert(contentsOf: metadata, at: 1)
     var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     for (type, data) in chunks { file += PNGFileBuilder.chunk(type, data) }
     #expect(try PNGDecoder().decode(file) == PNGDecoder().decode(plain.build()))
+  }
+
+  /// `xcui-unclosed-quotes.txt` (a small copy of the pattern): every element line leaves a quote
+  /// open. Each one was joined with up to 50 following lines, the joined text parsed again for
+  /// every line added: 35 ms a line in a debug build, minutes for a 1 MB dump (fuzz-xcui ran at
+  /// 300 executions a second). Fixed: a line without a `'` that could close the quote is not
+  /// parsed again, and all joining is capped at 64 times the dump's length. Without the fix
+  /// these dumps take minutes, so the time limit fails the test.
+  @Test(
+    "dumps full of unclosed quotes parse in linear time", .timeLimit(.minutes(1)),
+    arguments: [("unclosed", 5000), ("reopened', x", 1000)])
+  func unclosedQuotes(_ pattern: String, _ count: Int) throws {
+    var text = "Attributes: Application, 0x1, pid: 1, label: 'X'\nElement subtree:\n"
+    text += " →Application, 0x1, pid: 1, label: 'X'\n"
+    for index in 0..<count {
+      text += "    Button, 0x2, {{0.0, \(index % 800).0}, {10.0, 10.0}}, label: '\(pattern) "
+      text += String(repeating: "x", count: 200) + "\n"
+    }
+    let tree = try XCUITextDump.parse(text, path: "quotes.txt")
+    // Each line is read on its own, its label running to the end of the line.
+    #expect(tree.root.children.count == count)
+    #expect(tree.root.children[0].label.hasPrefix(pattern))
   }
 
   /// The process's peak resident memory so far.

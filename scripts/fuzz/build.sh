@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in .build-fuzz/libfuzzer/ (or $FUZZ_OUT): SnapdiffCore's Swift sources and
-# CPNGReader's C sources instrumented for libFuzzer and AddressSanitizer, then one executable per
-# harness in scripts/fuzz/harness/ (fuzz-png, fuzz-tree, fuzz-xcui, fuzz-diff).
+# Builds the libFuzzer targets in .build-fuzz/libfuzzer/ (or $FUZZ_OUT): SnapdiffCore's Swift
+# sources and CPNGReader's C sources instrumented for libFuzzer and AddressSanitizer, then one
+# executable per harness in scripts/fuzz/harness/ (fuzz-png, fuzz-tree, fuzz-xcui, fuzz-diff).
 #
 # SwiftPM's own build of a fuzzing executable fights libFuzzer over `main`, so this compiles by
 # hand: the library once (`-parse-as-library`, its C sources with clang), then each harness

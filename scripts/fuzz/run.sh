@@ -8,11 +8,13 @@
 #   FUZZ_TARGETS="fuzz-png fuzz-diff" scripts/fuzz/run.sh 600     # some targets only
 #   FUZZ_NO_BUILD=1 scripts/fuzz/run.sh 30                        # reuse the last build
 #
-# Corpora grow in .build-fuzz/libfuzzer/corpus/<target> from run to run, seeded from the test fixtures
-# (PNG files, element trees, XCUITest dumps) and scripts/fuzz/make_seeds.py. A crash, timeout
-# or out-of-memory input is written to .build-fuzz/libfuzzer/artifacts/<target>/ and the script exits 1;
-# reproduce it with `.build-fuzz/libfuzzer/bin/<target> FILE`, then add it to
-# Tests/SnapdiffCoreTests/Fixtures/fuzz-regressions/ and FuzzRegressionTests.swift.
+# Corpora grow in .build-fuzz/libfuzzer/corpus/<target> from run to run, seeded from the test
+# fixtures (PNG files, element trees, XCUITest dumps), scripts/fuzz/make_seeds.py and past
+# crashes. A crash, timeout or out-of-memory input is written to
+# .build-fuzz/libfuzzer/artifacts/<target>/ and the script exits 1: reproduce it with
+# `.build-fuzz/libfuzzer/bin/<target> FILE`, fix it, and add the file to
+# Tests/SnapdiffCoreTests/Fixtures/fuzz-regressions/ named after its target (`png-…`, `diff-…`,
+# `tree-…`, `xcui-…`): FuzzRegressionTests.swift replays it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD

@@ -59,6 +59,9 @@ public enum XCUITextDump {
     }
     var nodes: [Node] = []
     var index = header + 1
+    // Joining lines to close a quote re-reads them; in all, at most 64 times the dump's length
+    // (lines past that are read on their own), so no dump takes more than linear time.
+    var joinBudget = 64 * text.utf8.count
     while index < lines.count {
       if lines[index].allSatisfy(\.isWhitespace) {
         if nodes.isEmpty {
@@ -70,7 +73,7 @@ public enum XCUITextDump {
       let line: Line?
       let last: Int
       do {
-        (line, last) = try readElement(lines, from: index)
+        (line, last) = try readElement(lines, from: index, budget: &joinBudget)
       } catch {
         throw ConfigurationError("\(name): \(whichLine) \(index + 1): \(error)")
       }
@@ -106,8 +109,8 @@ public enum XCUITextDump {
   /// header. Without a closing quote in reach, the line is read on its own.
   ///
   /// - Returns: the element (`nil` if the line is not one) and the index of its last line.
-  private static func readElement(_ lines: [Substring], from start: Int) throws(Line.Problem)
-    -> (Line?, Int)
+  private static func readElement(_ lines: [Substring], from start: Int, budget: inout Int)
+    throws(Line.Problem) -> (Line?, Int)
   {
     guard let line = try Line.parse(lines[start]) else { return (nil, start) }
     guard line.hasOpenQuote else { return (line, start) }
@@ -118,11 +121,21 @@ public enum XCUITextDump {
       if next.hasPrefix("Path to element:") || next.hasPrefix("Query chain:") { break }
       last += 1
       text += "\n" + lines[last]
+      // The open quote can only close at a `'` of the added line (what follows the earlier
+      // ones is unchanged): without a candidate, skip the parse. Re-parsing the joined text
+      // for every added line made 5000 lines with unclosed quotes take minutes.
+      guard mayCloseQuote(lines[last]), budget > 0 else { continue }
+      budget -= text.utf8.count
       if let joined = try? Line.parse(Substring(text)), !joined.hasOpenQuote {
         return (joined, last)
       }
     }
     return (line, start)
+  }
+
+  /// Whether a quoted text could close on `line`: a `'` ends it or comes before `, `.
+  private static func mayCloseQuote(_ line: Substring) -> Bool {
+    line.contains("', ") || line.last(where: { !$0.isWhitespace }) == "'"
   }
 
   /// How many lines a quoted text may run on for.

@@ -88,7 +88,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   precondition(image.width == fullWidth && image.height == fullHeight)
   precondition(counted.totalPixels == fullWidth * fullHeight)
   precondition(
-    counted.differentPixels + counted.antialiasedPixels + counted.ignoredPixels <= counted.totalPixels,
+    counted.differentPixels + counted.antialiasedPixels + counted.ignoredPixels
+      <= counted.totalPixels,
     "more tallied pixels than pixels")
   precondition(counted.identical == (a == b), "identical is wrong")
   if counted.identical { precondition(counted.differentPixels == 0 && counted.regions.isEmpty) }
@@ -100,10 +101,12 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   }
   if options.matchLevel == .exact && a.size == b.size {
     var differing = 0
-    for index in 0..<(width * height) where baseline[index * 4..<index * 4 + 4] != current[index * 4..<index * 4 + 4] {
+    for index in 0..<(width * height)
+    where baseline[index * 4..<index * 4 + 4] != current[index * 4..<index * 4 + 4] {
       differing += 1
     }
-    precondition(counted.differentPixels + counted.ignoredPixels == differing, "exact misses pixels")
+    precondition(
+      counted.differentPixels + counted.ignoredPixels == differing, "exact misses pixels")
     precondition(counted.antialiasedPixels == 0)
   }
   if options.ignoreRegions.isEmpty { precondition(counted.ignoredPixels == 0) }

@@ -29,7 +29,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   if tree.pixelSize.area <= 128 * 128 && elements.count <= 64 {
     let image = ElementRenderer().render(tree)
     precondition(image.size == tree.pixelSize)
-    precondition(LayoutComparison().changes(from: tree, to: tree).isEmpty, "a tree differs from itself")
+    precondition(
+      LayoutComparison().changes(from: tree, to: tree).isEmpty, "a tree differs from itself")
   }
   return 0
 }

@@ -12,7 +12,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
   let scale = 1 + size % 3
   let tree: ElementTree
   do {
-    tree = try XCUITextDump.parse(String(decoding: bytes, as: UTF8.self), path: "fuzz.txt", scale: scale)
+    tree = try XCUITextDump.parse(
+      String(decoding: bytes, as: UTF8.self), path: "fuzz.txt", scale: scale)
   } catch let error as ConfigurationError {
     precondition("\(error)".hasPrefix("fuzz.txt: "), "\(error)")
     return 0
