@@ -68,7 +68,7 @@ let package = Package(
     .testTarget(
       name: "SnapdiffServerTests",
       dependencies: [
-        "SnapdiffServer", "SnapdiffCore",
+        "SnapdiffServer", "SnapdiffCore", "SnapdiffTesting",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]

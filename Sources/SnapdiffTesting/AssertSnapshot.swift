@@ -7,7 +7,7 @@ import SnapdiffCore
 /// ```
 public func verifySnapshot(
   of frame: Frame, key: String, ignoring ignoredElements: [ElementIdentifier] = [],
-  checker: SnapshotChecker = .local()
+  checker: SnapshotChecker = .automatic()
 ) -> String? {
   do {
     let verdict = try checker.verify(frame, key: key, ignoredElements: ignoredElements)
@@ -25,7 +25,7 @@ public func verifySnapshot(
 /// ```
 public func assertSnapshot(
   of frame: Frame, key: String, ignoring ignoredElements: [ElementIdentifier] = [],
-  checker: SnapshotChecker = .local(), file: StaticString = #filePath, line: UInt = #line
+  checker: SnapshotChecker = .automatic(), file: StaticString = #filePath, line: UInt = #line
 ) {
   if let message = verifySnapshot(of: frame, key: key, ignoring: ignoredElements, checker: checker) {
     IssueReporter.record(message, file: file, line: line)

@@ -1,22 +1,32 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import SnapdiffCore
 
-/// Where snapshots are checked: locally against the baseline store, the embedded default.
+/// Where snapshots are checked: locally against the baseline store (the embedded default), or
+/// through a running `snapdiff serve` that keeps the baselines and the review.
 ///
-/// Every captured frame is written to the frames folder (`<key>.png`, its tree, and a
-/// `<key>.snapdiff.json` with the page's masks), so that `snapdiff check FRAMES` in CI sees exactly
-/// what the tests saw; the comparison itself runs on the pixels in memory.
+/// ```swift
+/// SnapshotController<PageFactory>.snapdiff(test: self)                        // SNAPDIFF_SERVICE_URL decides
+/// SnapshotController<PageFactory>.snapdiff(test: self, checker: .local())
+/// SnapshotController<PageFactory>.snapdiff(test: self, checker: .service(url: "http://ci-box:8080"))
+/// ```
 public struct SnapshotChecker: Sendable {
-  public var baselines: String
-  public var environment: String?
-  public var frames: String
-  public var artifacts: String
-  public var recordMode: RecordMode
-  public var options: DiffOptions
+  public enum Backend: Sendable {
+    case local(LocalSnapshotChecker)
+    case service(ServiceSnapshotChecker)
+  }
+
+  public var backend: Backend
+
+  public init(_ backend: Backend) {
+    self.backend = backend
+  }
+
+  /// The service when `SNAPDIFF_SERVICE_URL` is set, else the local store: the default of every
+  /// controller and assertion, so a CI job switches a suite to the service without a code change.
+  public static func automatic() -> SnapshotChecker {
+    let variables = ProcessEnvironment.variables
+    if let url = variables["SNAPDIFF_SERVICE_URL"], !url.isEmpty { return .service(url: url) }
+    return .local()
+  }
 
   /// Compares locally against the baseline store.
   ///
@@ -33,122 +43,64 @@ public struct SnapshotChecker: Sendable {
   ) -> SnapshotChecker {
     let variables = ProcessEnvironment.variables
     return SnapshotChecker(
-      baselines: baselines ?? variables["SNAPDIFF_BASELINES"] ?? "baselines",
-      environment: environment ?? variables["SNAPDIFF_ENVIRONMENT"],
-      frames: frames ?? variables["SNAPDIFF_FRAMES"] ?? ".snapdiff/frames",
-      artifacts: artifacts ?? variables["SNAPDIFF_ARTIFACTS"] ?? ".snapdiff/artifacts",
-      recordMode: recordMode ?? (try? RecordMode.fromEnvironment(variables)) ?? .missing,
-      options: options)
+      .local(
+        LocalSnapshotChecker(
+          baselines: baselines ?? variables["SNAPDIFF_BASELINES"] ?? "baselines",
+          environment: environment ?? variables["SNAPDIFF_ENVIRONMENT"],
+          frames: frames ?? variables["SNAPDIFF_FRAMES"] ?? ".snapdiff/frames",
+          artifacts: artifacts ?? variables["SNAPDIFF_ARTIFACTS"] ?? ".snapdiff/artifacts",
+          recordMode: recordMode ?? (try? RecordMode.fromEnvironment(variables)) ?? .missing,
+          options: options)))
+  }
+
+  /// Posts every frame to the `snapdiff serve` at `url`, whose verdicts become the tests'.
+  ///
+  /// - Parameters:
+  ///   - url: `http://HOST:PORT` (default `SNAPDIFF_SERVICE_URL`, else `http://127.0.0.1:8080`).
+  ///   - token: the bearer token for writes (default `SNAPDIFF_TOKEN`).
+  ///   - run: a run opened beforehand (default `SNAPDIFF_RUN`); without one, the first snapshot
+  ///     opens a run named `runName` (default `SNAPDIFF_RUN_NAME`, else `tests`) that the whole
+  ///     process shares.
+  ///   - branch: recorded with the run (default `SNAPDIFF_BRANCH`).
+  ///   - environment: the store's environment folder (default `SNAPDIFF_ENVIRONMENT`).
+  ///   - recordMode: default `SNAPDIFF_RECORD`, else the service's.
+  ///   - settings: overrides of the service's comparison defaults (threshold, match level, …).
+  public static func service(
+    url: String? = nil, token: String? = nil, run: String? = nil, runName: String? = nil, branch: String? = nil,
+    environment: String? = nil, recordMode: RecordMode? = nil, settings: SnapshotSettings = SnapshotSettings()
+  ) -> SnapshotChecker {
+    let variables = ProcessEnvironment.variables
+    func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
+    return SnapshotChecker(
+      .service(
+        ServiceSnapshotChecker(
+          url: url ?? value("SNAPDIFF_SERVICE_URL") ?? "http://127.0.0.1:8080",
+          token: token ?? value("SNAPDIFF_TOKEN"), run: run ?? value("SNAPDIFF_RUN"),
+          runName: runName ?? value("SNAPDIFF_RUN_NAME") ?? "tests", branch: branch ?? value("SNAPDIFF_BRANCH"),
+          environment: environment ?? value("SNAPDIFF_ENVIRONMENT"),
+          recordMode: recordMode ?? value("SNAPDIFF_RECORD").flatMap(RecordMode.init(rawValue:)),
+          settings: settings)))
   }
 
   /// Checks `frame` as the snapshot `key`, masking `ignoredElements`.
-  public func verify(_ frame: Frame, key rawKey: String, ignoredElements: [ElementIdentifier]) throws
-    -> SnapshotVerdict
-  {
-    let key = try SnapshotKey(rawKey)
-    let store = try BaselineStore(root: baselines, environment: environment)
-    let masks = try ignoredElements.map { try $0.selector() }
-    try writeFrame(frame, key: key, ignoredElements: ignoredElements)
-
-    guard let location = try store.locate(key) else {
-      guard recordMode.records(.new) else {
-        return SnapshotVerdict(
-          key: rawKey, status: .failed,
-          message: "No baseline for snapshot '\(rawKey)' in \(store.root) (record mode never, as in CI). Record it locally, or run `snapdiff check \(frames)` and `snapdiff approve --new`.")
-      }
-      try store.write(try PNGEncoder().encode(frame.image), tree: frame.tree, for: key)
-      var verdict = SnapshotVerdict(key: rawKey, status: .recorded)
-      verdict.baselinePath = store.writePath(for: key)
-      return verdict
-    }
-
-    let baseline = try Frame.load(location.path)
-    var comparison = FrameComparison(options: options, selectors: masks)
-    if let settings = try store.settings(at: location) { comparison = try settings.applied(to: comparison) }
-    let outcome = try comparison.compare(baseline, frame)
-    var verdict = SnapshotVerdict(key: rawKey, status: outcome.passed ? .passed : .failed)
-    verdict.differentPixels = outcome.result.differentPixels
-    verdict.baselinePath = location.path
-    if outcome.passed {
-      if recordMode == .all && !outcome.result.identical {
-        try store.write(try PNGEncoder().encode(frame.image), tree: frame.tree, for: key)
-      }
-      return verdict
-    }
-
-    // A failure leaves what a reviewer needs: the current frame and the diff image.
-    let current = artifacts + "/" + key.relativePath()
-    let diff = artifacts + "/" + key.relativePath(suffix: ".diff.png")
-    try FileSystem.createDirectories(String(current[..<current.lastIndex(of: "/")!]))
-    try PNGEncoder().write(frame.image, to: current)
-    if let image = try comparison.compare(baseline, frame, drawing: true).diffImage {
-      try PNGEncoder(speed: .fast).write(image, to: diff)
-    }
-    verdict.currentPath = current
-    verdict.diffPath = diff
-    let rerecord = recordMode == .all || recordMode == .failed
-    if rerecord { try store.write(try PNGEncoder().encode(frame.image), tree: frame.tree, for: key) }
-    verdict.message = Self.failureMessage(
-      key: rawKey, outcome: outcome, baseline: location.path, current: current, diff: diff,
-      rerecorded: rerecord, frames: frames)
-    return verdict
-  }
-
-  static func failureMessage(
-    key: String, outcome: FrameComparison.Outcome, baseline: String, current: String, diff: String,
-    rerecorded: Bool, frames: String
-  ) -> String {
-    let result = outcome.result
-    var lines = [
-      "Snapshot '\(key)' does not match its baseline: \(ReportFormat.count(result.differentPixels)) of \(ReportFormat.count(result.totalPixels)) pixels differ (\(ReportFormat.percent(result.differentRatio)))"
-        + (result.regions.isEmpty ? "" : " in \(result.regions.map(\.description).prefix(3).joined(separator: ", "))")
-        + (result.sizesMatch ? "" : "; sizes differ: baseline \(result.baselineSize), current \(result.currentSize)")
-    ]
-    if let layout = outcome.layout, !layout.isEmpty {
-      lines.append("  layout: " + layout.map(\.sentence).joined(separator: "; "))
-    }
-    lines.append("  baseline: \(baseline)")
-    lines.append("  current:  \(current)")
-    lines.append("  diff:     \(diff)")
-    lines.append(
-      rerecorded
-        ? "The baseline was re-recorded (SNAPDIFF_RECORD); re-run to check."
-        : "If the change is intended: snapdiff check \(frames) && snapdiff approve '\(key)', or re-run with SNAPDIFF_RECORD=failed.")
-    return lines.joined(separator: "\n")
-  }
-
-  /// The frame, its tree and its masks in the frames folder, for `snapdiff check`.
-  private func writeFrame(_ frame: Frame, key: SnapshotKey, ignoredElements: [ElementIdentifier]) throws {
-    try FileSystem.remove(frames + "/" + key.relativePath(suffix: ".skipped.json"))
-    let png = frames + "/" + key.relativePath()
-    try FileSystem.createDirectories(String(png[..<png.lastIndex(of: "/")!]))
-    try PNGEncoder().write(frame.image, to: png)
-    let treePath = frames + "/" + key.relativePath(suffix: ".tree.json")
-    if let tree = frame.tree {
-      try FileIO.writeAtomically(try tree.encoded(), to: treePath)
-    } else {
-      try FileSystem.remove(treePath)
-    }
-    let settingsPath = frames + "/" + key.relativePath(suffix: ".snapdiff.json")
-    if ignoredElements.isEmpty {
-      try FileSystem.remove(settingsPath)
-    } else {
-      let list = ignoredElements.map { JSONValue.string($0.selectorText) }
-      let json = JSONValue.object([("ignoreElements", .array(list))]).serialized(pretty: true) + "\n"
-      try FileIO.writeAtomically(Array(json.utf8), to: settingsPath)
+  public func verify(_ frame: Frame, key: String, ignoredElements: [ElementIdentifier]) throws -> SnapshotVerdict {
+    switch backend {
+    case .local(let local): try local.verify(frame, key: key, ignoredElements: ignoredElements)
+    case .service(let service): try service.verify(frame, key: key, ignoredElements: ignoredElements)
     }
   }
 
-  /// Writes the skip of `key` to the frames folder, so `snapdiff check` reports it.
-  func recordSkip(key rawKey: String, reason: String) throws {
-    let key = try SnapshotKey(rawKey)
-    // A frame left from an earlier run would be checked as if it had been taken now.
-    for suffix in [".png", ".tree.json", ".snapdiff.json"] {
-      try FileSystem.remove(frames + "/" + key.relativePath(suffix: suffix))
-    }
-    let path = frames + "/" + key.relativePath(suffix: ".skipped.json")
-    try FileSystem.createDirectories(String(path[..<path.lastIndex(of: "/")!]))
-    let json = JSONValue.object([("key", .string(rawKey)), ("reason", .string(reason))]).serialized(pretty: true) + "\n"
-    try FileIO.writeAtomically(Array(json.utf8), to: path)
+  /// Records that `key` was skipped: in the frames folder for `snapdiff check`; a service run
+  /// has no record of skips (the test log says so).
+  func recordSkip(key: String, reason: String) throws {
+    if case .local(let local) = backend { try local.recordSkip(key: key, reason: reason) }
+  }
+
+  /// Closes the service run this checker posts to, if it opened one (see
+  /// ``ServiceSnapshotChecker/closeRun()``); nil for local checks.
+  @discardableResult
+  public func closeRun() throws -> ServiceRunSummary? {
+    if case .service(let service) = backend { return try service.closeRun() }
+    return nil
   }
 }

@@ -10,12 +10,12 @@
     ///   .snapdiff(test: self).append(allowedPages: ^\.onboarding)
     /// }
     /// ```
-    public static func snapdiff(test: XCTestCase, checker: SnapshotChecker = .local()) -> SnapshotController {
+    public static func snapdiff(test: XCTestCase, checker: SnapshotChecker = .automatic()) -> SnapshotController {
       SnapshotController(testName: test.name, checker: checker)
     }
 
     /// A controller for an XCTest case that lets every page take snapshots.
-    public static func everyPage(test: XCTestCase, checker: SnapshotChecker = .local()) -> SnapshotController {
+    public static func everyPage(test: XCTestCase, checker: SnapshotChecker = .automatic()) -> SnapshotController {
       SnapshotController(testName: test.name, checker: checker, allowsEveryPage: true)
     }
   }

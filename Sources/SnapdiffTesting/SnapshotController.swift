@@ -31,7 +31,7 @@ public final class SnapshotController<Factory: AnyObject> {
   private var batchName: String?
 
   public init(
-    testName: String, checker: SnapshotChecker = .local(), snapShooter: SnapShooter? = nil,
+    testName: String, checker: SnapshotChecker = .automatic(), snapShooter: SnapShooter? = nil,
     allowsEveryPage: Bool = false
   ) {
     self.testName = TestName.method(from: testName)
@@ -102,14 +102,14 @@ public final class SnapshotController<Factory: AnyObject> {
 }
 
 extension SnapshotController {
-  /// snapdiff's controller for a test: local checks against `baselines/`, the test's name in
+  /// snapdiff's controller for a test: checks as `SnapshotChecker.automatic()` decides, the test's name in
   /// keys, only the pages you append allowed.
-  public static func snapdiff(testName: String, checker: SnapshotChecker = .local()) -> SnapshotController {
+  public static func snapdiff(testName: String, checker: SnapshotChecker = .automatic()) -> SnapshotController {
     SnapshotController(testName: testName, checker: checker)
   }
 
   /// A controller that lets every page take snapshots.
-  public static func everyPage(testName: String, checker: SnapshotChecker = .local()) -> SnapshotController {
+  public static func everyPage(testName: String, checker: SnapshotChecker = .automatic()) -> SnapshotController {
     SnapshotController(testName: testName, checker: checker, allowsEveryPage: true)
   }
 }

@@ -65,45 +65,10 @@ enum APIPaths {
   /// `/api/v1/runs/<run>/snapshots/<key>`, the key as one segment (`/` written `%2F`).
   static func snapshot(run: String, key: String) -> String { Self.run(run) + "/snapshots/" + segment(key) }
 
-  /// `text` percent-encoded as one URL path segment: every byte but the unreserved characters
-  /// (`A–Z a–z 0–9 - . _ ~`).
-  static func segment(_ text: String) -> String {
-    let hex = Array("0123456789ABCDEF".utf8)
-    var bytes: [UInt8] = []
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-        UInt8(ascii: "~"):
-        bytes.append(byte)
-      default:
-        bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
-      }
-    }
-    return String(decoding: bytes, as: UTF8.self)
-  }
+  /// `text` as one URL path segment (`/` written `%2F`).
+  static func segment(_ text: String) -> String { PercentEncoding.segment(text) }
 
   /// A percent-encoded path (or segment) decoded; `nil` for a bad escape or bytes that are not
-  /// UTF-8. `+` stays `+` (it means a space only in forms).
-  static func decode(_ text: Substring) -> String? {
-    var bytes: [UInt8] = []
-    var iterator = text.utf8.makeIterator()
-    func hexValue(_ byte: UInt8?) -> UInt8? {
-      switch byte {
-      case .some(let b) where (48...57).contains(b): b - 48
-      case .some(let b) where (65...70).contains(b): b - 55
-      case .some(let b) where (97...102).contains(b): b - 87
-      default: nil
-      }
-    }
-    while let byte = iterator.next() {
-      if byte == UInt8(ascii: "%") {
-        guard let high = hexValue(iterator.next()), let low = hexValue(iterator.next()) else { return nil }
-        bytes.append(high << 4 | low)
-      } else {
-        bytes.append(byte)
-      }
-    }
-    return String(validating: bytes, as: UTF8.self)
-  }
+  /// UTF-8.
+  static func decode(_ text: Substring) -> String? { PercentEncoding.decode(text) }
 }
