@@ -19,11 +19,11 @@ import Testing
 /// - PNG formats (`pngRows`): no IEND, 16-bit, palette + tRNS, interlaced, gray + alpha: decoded
 ///   to the right pixels.
 /// - Files: a directory, an unreadable file, a missing file, a baseline linking outside the store.
-/// - Runs: a run's frame copy damaged before `approve` (known issue: promoted).
+/// - Runs: a run's frame copy damaged before `approve`: refused, the baseline kept.
 /// - Keys (`keyRows`): `..`, `.`, leading and trailing `/`, `//`, NUL, control characters, a
-///   backslash, a 251-byte name, a 1205-byte key: refused. A valid 240-byte name: exit 2, its
-///   temporary file's name is too long. NFC and NFD spellings: distinct keys (known issue:
-///   `approve` selects both). Names differing only by case: refused.
+///   backslash, a 241-byte name, a 1205-byte key: refused. The longest valid name (240 bytes):
+///   recorded, checked, approved. Names differing only by case, or only by Unicode
+///   normalisation (NFC and NFD): refused together; either alone is a key.
 /// - Element trees (`treeRows`): 1e12, 1e999, negative sizes, a 1e12 screen, huge arrays, many
 ///   children, deep nesting: refused naming the JSON path, or rendered.
 /// - Numbers: `--ignore` and settings-file regions at the ends of `Int`: a correct result.
@@ -297,9 +297,8 @@ struct BadInputMatrixTests {
   }
 
   /// A frame copy in the run folder damaged between `check` and `approve` (a full disk, a
-  /// hand edit). Known issue: `approve` checks only the copy's header ("never promote a frame
-  /// that does not decode", Review.swift), so a copy truncated after its header replaces a good
-  /// baseline, and the next `check` fails on the baseline.
+  /// hand edit): `approve` decodes the copy before promoting it, so the damage is an error that
+  /// names the file, and the good baseline stays.
   @Test("a run's frame copy damaged before approve")
   func damagedRunCopy() throws {
     try withWorkspace { workspace in
@@ -314,12 +313,13 @@ struct BadInputMatrixTests {
       let before = try StoreBytes(workspace)
 
       let approve = try workspace.snapdiff(["approve", "--failed"])
-      let refused = approve.status == 2 && approve.standardError.contains("truncated PNG")
-      let kept = try StoreBytes(workspace) == before
-      withKnownIssue("approve promotes a frame whose header reads, without decoding it") {
-        #expect(refused)
-        #expect(kept)
-      }
+      #expect(approve.status == 2)
+      #expect(
+        approve.standardError.hasPrefix("snapdiff: error: \(workspace.root)/.snapdiff/runs/")
+          && approve.standardError.hasSuffix(
+            "/current/\(key).png: truncated PNG: the file ends before the image data does\n"),
+        "\(approve.standardError)")
+      #expect(try StoreBytes(workspace) == before)
     }
   }
 
@@ -334,7 +334,7 @@ struct BadInputMatrixTests {
     var testDescription: String { name }
   }
 
-  static let longName = String(repeating: "n", count: 251)
+  static let longName = String(repeating: "n", count: 241)
   static let longKey = (0..<6).map { _ in String(repeating: "k", count: 200) }.joined(
     separator: "/")
 
@@ -359,7 +359,7 @@ struct BadInputMatrixTests {
       name: "a backslash", key: "Home\\Back",
       problem: "contains a backslash: use '/' between folders", asFrame: true),
     KeyRow(
-      name: "a 251-byte name", key: "Long/" + longName, problem: "has a name longer than 250 bytes",
+      name: "a 241-byte name", key: "Long/" + longName, problem: "has a name longer than 240 bytes",
       asFrame: true),
     KeyRow(
       name: "a 1205-byte key", key: longKey, problem: "is longer than 1024 bytes", asFrame: true),
@@ -410,11 +410,10 @@ struct BadInputMatrixTests {
     }
   }
 
-  /// Decided: NFC (`é`, U+00E9) and NFD (`e` + U+0301) spellings of a name are two keys, as
-  /// they are two files on Linux: each is checked and recorded on its own. Known issue: Swift
-  /// compares `String`s by canonical equivalence, so `approve`, `reject` and `--same-as` given
-  /// one spelling also select the other, and `prune` counts both as used. (On macOS, where the
-  /// file system folds the two, they would collide like names differing by case.)
+  /// Decided: NFC (`é`, U+00E9) and NFD (`e` + U+0301) spellings of one name are refused
+  /// together, as names differing by case are: they are two files on Linux but one on macOS
+  /// (APFS and HFS+ ignore normalisation), and Swift's `String` calls them equal, so review
+  /// commands given one spelling could not tell them apart.
   @Test("NFC and NFD spellings of one name")
   func unicodeNormalisation() throws {
     try withWorkspace { workspace in
@@ -424,49 +423,21 @@ struct BadInputMatrixTests {
       #expect(try SnapshotKey(nfc).rawValue.utf8.elementsEqual(nfc.utf8))
       #expect(try SnapshotKey(nfd).rawValue.utf8.elementsEqual(nfd.utf8))
 
+      // One spelling alone is an ordinary key.
       try workspace.writeFrame(nfc, Workspace.screen([]))
-      try workspace.writeFrame(nfd, Workspace.screen([PixelRect(x: 0, y: 0, width: 5, height: 5)]))
-      let first = try workspace.snapdiff(["check", "frames"])
-      #expect(first.status == 0)
-      #expect(first.standardOutput.contains("2 new"))
-      let stored = try FileManager.default.contentsOfDirectory(
-        atPath: workspace.root + "/baselines"
-      )
-      .filter { !$0.hasPrefix(".") }.map { Array($0.utf8) }.sorted {
-        $0.lexicographicallyPrecedes($1)
-      }
-      #expect(
-        stored
-          == [Array("Caf\u{E9} - test_menu".utf8), Array("Cafe\u{301} - test_menu".utf8)].sorted {
-            $0.lexicographicallyPrecedes($1)
-          })
-      // Each baseline holds its own frame.
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
       #expect(try workspace.baseline(nfc) == Workspace.screen([]))
-      #expect(
-        try workspace.baseline(nfd)
-          == Workspace.screen([PixelRect(x: 0, y: 0, width: 5, height: 5)]))
+      let before = try StoreBytes(workspace)
 
-      // Both change; approving the NFC spelling should approve only it.
-      try workspace.writeFrame(
-        nfc, Workspace.screen([PixelRect(x: 10, y: 10, width: 5, height: 5)]))
-      try workspace.writeFrame(
-        nfd, Workspace.screen([PixelRect(x: 20, y: 10, width: 5, height: 5)]))
-      #expect(try workspace.snapdiff(["check", "frames"]).status == 1)
-      let approve = try workspace.snapdiff(["approve", nfc])
-      #expect(approve.status == 0)
+      // Both at once: refused, naming both, and nothing stored changes.
+      try workspace.writeFrame(nfd, Workspace.screen([PixelRect(x: 0, y: 0, width: 5, height: 5)]))
+      let check = try workspace.snapdiff(["check", "frames"])
+      #expect(check.status == 2)
       #expect(
-        try workspace.baseline(nfc)
-          == Workspace.screen([PixelRect(x: 10, y: 10, width: 5, height: 5)]))
-      let nfdKept =
-        try workspace.baseline(nfd)
-        == Workspace.screen([PixelRect(x: 0, y: 0, width: 5, height: 5)])
-      let approvedOne = approve.standardOutput.hasPrefix("approved 1 snapshot")
-      withKnownIssue(
-        "approve compares keys as Strings (canonical equivalence): the NFD snapshot is approved too"
-      ) {
-        #expect(approvedOne)
-        #expect(nfdKept)
-      }
+        check.standardError.contains(
+          "differs from '\(nfd)' only by Unicode normalisation (the same text in other code points, as é and e + ́): the two would be one file on macOS and Windows"),
+        "\(check.standardError)")
+      #expect(try StoreBytes(workspace) == before)
     }
   }
 
@@ -478,7 +449,7 @@ struct BadInputMatrixTests {
       let before = try StoreBytes(workspace)
       try workspace.writeFrame("Home - test_case/HOME", Workspace.screen([]))
       let keys = try ["Home - test_case/Home", "Home - test_case/HOME"].map { try SnapshotKey($0) }
-      #expect(SnapshotKey.caseCollisions(keys).count == 1)
+      #expect(SnapshotKey.collisions(keys).map(\.2) == [.letterCase])
       let check = try workspace.snapdiff(["check", "frames"])
       #expect(check.status == 2)
       #expect(
@@ -487,27 +458,28 @@ struct BadInputMatrixTests {
     }
   }
 
-  /// A key whose last name has 228 to 250 bytes is valid, but its files cannot be written: the
-  /// temporary file of the atomic write (`.NAME.PID.RANDOM.tmp`) needs about 24 bytes more than
-  /// the 255 a file name may have. A clear error, and nothing stored.
-  @Test("a valid key too long to record (240 bytes)")
+  /// The longest valid name (240 bytes) leaves room for every file a key gets: `NAME.png`,
+  /// `NAME.snapdiff.json` (254 bytes), and the atomic write's temporary file, whose name is cut
+  /// to fit 255 bytes. (Names of 228 to 250 bytes used to be valid but unwritable.)
+  @Test("the longest valid name (240 bytes) is recorded, checked and approved")
   func longValidKey() throws {
     try withWorkspace { workspace in
-      try workspace.writeFrame("Home - test_long/Home", Workspace.screen([]))
-      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
-      let before = try StoreBytes(workspace)
       let key = "Long - test_long/" + String(repeating: "l", count: 240)
       #expect(try SnapshotKey(key).rawValue == key)
       try workspace.writeRawFrame(key, MatrixPNG(MatrixPNG.reference).build())
-      let check = try workspace.snapdiff(["check", "frames"])
-      #expect(check.status == 2)
-      // The first file written, the run folder's copy of the frame, already fails.
-      #expect(
-        check.standardOutput.contains("FAILED   \(key)  error: \(workspace.root)/.snapdiff/runs/"))
-      #expect(
-        check.standardOutput.contains(
-          "\(key).png: cannot create a file beside it: file name too long"))
-      #expect(try StoreBytes(workspace) == before)
+      let record = try workspace.snapdiff(["check", "frames"])
+      #expect(record.status == 0, "\(record.standardOutput)\(record.standardError)")
+      #expect(try workspace.lastStatuses() == [key: "new"])
+
+      let changed = Workspace.screen([PixelRect(x: 0, y: 0, width: 9, height: 9)])
+      try workspace.writeFrame(key, changed)
+      let settings = workspace.root + "/frames/" + key + ".snapdiff.json"
+      try Data(#"{"threshold": 0.1}"#.utf8).write(to: URL(fileURLWithPath: settings))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 1)
+      let approve = try workspace.snapdiff(["approve", "--failed"])
+      #expect(approve.status == 0, "\(approve.standardError)")
+      #expect(try workspace.baseline(key) == changed)
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
     }
   }
 

@@ -19,7 +19,7 @@ struct SnapshotKeyTests {
       ("", "is empty"), ("../etc/passwd", "has a '..' component"), ("a/../../b", "has a '..' component"),
       ("/abs", "starts with '/'"), ("a\\b", "contains a backslash"), ("a\u{0}b", "contains a NUL"),
       ("a\nb", "contains a control character (U+A)"), ("a//b", "empty folder name"), ("a/", "ends with '/'"),
-      ("./a", "has a '.' component"), (String(repeating: "x", count: 251), "longer than 250 bytes"),
+      ("./a", "has a '.' component"), (String(repeating: "x", count: 241), "longer than 240 bytes"),
     ])
   func invalid(_ raw: String, _ problem: String) {
     #expect {
@@ -38,13 +38,22 @@ struct SnapshotKeyTests {
     #expect(key.matches(glob: key.rawValue))
   }
 
-  @Test("keys differing only by case collide")
+  @Test("keys differing only by case or Unicode normalisation collide; keys are equal by their bytes")
   func collisions() throws {
-    let keys = try ["a/Home", "a/home", "b/x"].map { (raw: String) throws -> SnapshotKey in try SnapshotKey(raw) }
-    let collisions = SnapshotKey.caseCollisions(keys)
-    #expect(collisions.count == 1)
-    let pair: [String] = collisions.first.map { [$0.0.rawValue, $0.1.rawValue] } ?? []
-    #expect(pair.sorted() == ["a/Home", "a/home"])
+    let nfc = "c/Caf\u{E9}", nfd = "c/Cafe\u{301}"
+    let keys = try ["a/Home", "a/home", "b/x", nfc, nfd].map { (raw: String) throws -> SnapshotKey in
+      try SnapshotKey(raw)
+    }
+    let collisions = SnapshotKey.collisions(keys)
+    #expect(collisions.count == 2)
+    let found = collisions.map { [$0.0.rawValue, $0.1.rawValue].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+    #expect(found.contains(["a/Home", "a/home"]))
+    #expect(found.contains { $0[0].utf8.elementsEqual(nfd.utf8) && $0[1].utf8.elementsEqual(nfc.utf8) })
+    #expect(collisions.map(\.2).sorted { _, b in b == .normalization } == [.letterCase, .normalization])
+    // Swift's String calls the two spellings equal; the keys are not, and a set keeps both.
+    #expect(nfc == nfd)
+    #expect(try SnapshotKey(nfc) != SnapshotKey(nfd))
+    #expect(try Set([SnapshotKey(nfc), SnapshotKey(nfd)]).count == 2)
   }
 }
 

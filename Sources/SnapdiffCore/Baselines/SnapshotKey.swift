@@ -6,9 +6,10 @@
 public struct SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertible {
   public let rawValue: String
 
-  /// The longest key, in UTF-8 bytes, and the longest component (a file name on most systems).
+  /// The longest key, in UTF-8 bytes, and the longest component: a file name may have 255
+  /// bytes on most systems, and the longest name a key's files get is `NAME.snapdiff.json`.
   public static let maximumLength = 1024
-  public static let maximumComponentLength = 250
+  public static let maximumComponentLength = 240
 
   /// Validates `rawValue`.
   ///
@@ -67,15 +68,42 @@ public struct SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertib
     lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
   }
 
-  /// Pairs of keys that differ only by letter case: they would collide on macOS's and
-  /// Windows' case-insensitive file systems.
-  public static func caseCollisions(_ keys: some Sequence<SnapshotKey>) -> [(SnapshotKey, SnapshotKey)] {
+  /// Keys are the same key when their bytes are: `Café` spelled with `é` (NFC) and with `e` and
+  /// a combining accent (NFD) are two files on Linux, so two keys, although Swift's `String`
+  /// calls them equal.
+  public static func == (lhs: SnapshotKey, rhs: SnapshotKey) -> Bool {
+    lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    for byte in rawValue.utf8 { hasher.combine(byte) }
+  }
+
+  /// Why two distinct keys would be one file on macOS's and Windows' file systems, which ignore
+  /// letter case and (APFS, HFS+) Unicode normalisation: the message `check` refuses them with.
+  public enum Collision: Sendable, Equatable {
+    case letterCase
+    case normalization
+
+    public var problem: String {
+      switch self {
+      case .letterCase: "only by letter case"
+      case .normalization: "only by Unicode normalisation (the same text in other code points, as é and e + ́)"
+      }
+    }
+  }
+
+  /// Pairs of distinct keys that differ only by letter case or Unicode normalisation: they
+  /// would collide on case- and normalisation-insensitive file systems.
+  public static func collisions(_ keys: some Sequence<SnapshotKey>) -> [(SnapshotKey, SnapshotKey, Collision)] {
+    // String keys compare by canonical equivalence: the fold merges NFC and NFD spellings.
     var seen: [String: SnapshotKey] = [:]
-    var collisions: [(SnapshotKey, SnapshotKey)] = []
+    var collisions: [(SnapshotKey, SnapshotKey, Collision)] = []
     for key in keys.sorted() {
       let folded = key.rawValue.lowercased()
       if let other = seen[folded], other != key {
-        collisions.append((other, key))
+        let sameLetters = other.rawValue.lowercased().utf8.elementsEqual(folded.utf8)
+        collisions.append((other, key, sameLetters ? .letterCase : .normalization))
       } else {
         seen[folded] = key
       }

@@ -142,6 +142,10 @@ public enum FileIO {
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { String(path[...$0]) } ?? ""
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    return "\(folder).\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let suffix = ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    // `.NAME.PID.RANDOM.tmp` must itself be a valid file name (255 bytes): a long NAME is cut.
+    var shortened = Substring(name)
+    while 1 + shortened.utf8.count + suffix.utf8.count > 255 { shortened = shortened.dropLast() }
+    return "\(folder).\(shortened)\(suffix)"
   }
 }

@@ -101,8 +101,9 @@ public struct Review: Sendable {
       }
       let currentPath = folder.resolve(current)
       let bytes = try FileIO.read(currentPath)
-      // Never promote a frame that does not decode.
-      _ = try PNGDecoder().header(of: bytes, path: currentPath)
+      // Never promote a frame that does not decode, to its last row: the copy may have been cut
+      // short or damaged since `check` compared it.
+      _ = try PNGDecoder().decode(bytes, path: currentPath)
       let treePath = Frame.treePath(besidePNG: currentPath)
       let tree = FileSystem.isFile(treePath) ? try ElementTree.load(treePath) : nil
       try store.write(bytes, tree: tree, for: key)

@@ -63,7 +63,8 @@ public struct RunChecker: Sendable {
   /// threads, one call at a time).
   ///
   /// - Throws: `FileError` when the current folder cannot be read, `KeyError` for a frame whose
-  ///   name cannot be a key or for two keys that differ only by case. Problems with one
+  ///   name cannot be a key or for two keys that differ only by case or
+  ///   Unicode normalisation. Problems with one
   ///   snapshot (a corrupt PNG) do not throw: the snapshot fails with its `error` set.
   public func run(progress: (@Sendable (Int, Int, String) -> Void)? = nil) throws -> Outcome {
     guard FileSystem.isDirectory(currentDirectory) else {
@@ -71,10 +72,10 @@ public struct RunChecker: Sendable {
     }
     let currentFrames = try Self.frames(in: currentDirectory).filter { isSelected($0.key) }
     let currentKeys = currentFrames.map(\.key)
-    if let (first, second) = SnapshotKey.caseCollisions(currentKeys).first {
+    if let (first, second, collision) = SnapshotKey.collisions(currentKeys).first {
       throw KeyError(
         key: second.rawValue,
-        problem: "differs from '\(first)' only by letter case: the two would collide on case-insensitive file systems")
+        problem: "differs from '\(first)' \(collision.problem): the two would be one file on macOS and Windows")
     }
     let currentSet = Set(currentKeys)
     let skipped = try Self.skips(in: currentDirectory).filter { isSelected($0.key) && !currentSet.contains($0.key) }
