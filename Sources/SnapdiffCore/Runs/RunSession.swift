@@ -91,12 +91,14 @@ public struct RunSession: Sendable {
       currentDirectory: incoming, store: store, runsDirectory: String(folder.path[..<folder.path.lastIndex(of: "/")!]),
       options: options, recordMode: recordMode, jobs: 1, decoder: decoder)
     let snapshot = checker.check(key, currentPath: framePath, folder: folder)
-    let record = try folder.update { record in
-      record.snapshots.removeAll { $0.key == snapshot.key }
+    _ = try folder.update { record in
+      // By bytes: NFC and NFD spellings of a name are two keys (two files).
+      record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
       record.snapshots.append(snapshot)
       record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
     }
-    try RunReports.write(record, to: folder)
+    // The reports (index.html, JUnit) are written at `close`: rendering them for every frame
+    // made a run of n frames cost n² (the service's page shows an open run live).
     return snapshot
   }
 
