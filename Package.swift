@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "SnapdiffCLI", targets: ["SnapdiffCLI"]),
     .library(name: "SnapdiffTesting", targets: ["SnapdiffTesting"]),
     .executable(name: "snapdiff", targets: ["snapdiff"]),
+    .executable(name: "snapdiff-serve", targets: ["snapdiff-serve"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,8 +31,8 @@ let package = Package(
     .target(name: "SnapdiffCore", dependencies: ["CLibPNG", "CPNGReader"]),
     // The test-side API: SnapshotController, pages, steps, SnapShooter, assertions.
     .target(name: "SnapdiffTesting", dependencies: ["SnapdiffCore"]),
-    // `snapdiff serve`: the API, the review page and the run index. Only this target and the CLI
-    // link Hummingbird and GRDB; SnapdiffCore stays free of them.
+    // `snapdiff serve`: the API, the review page and the run index. Only this target and
+    // `snapdiff-serve` link Hummingbird and GRDB; SnapdiffCore and `snapdiff` stay free of them.
     .target(
       name: "SnapdiffServer",
       dependencies: [
@@ -45,11 +46,19 @@ let package = Package(
       name: "SnapdiffCLI",
       dependencies: [
         "SnapdiffCore",
-        "SnapdiffServer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(name: "snapdiff", dependencies: ["SnapdiffCLI"]),
+    // `snapdiff serve` runs this executable in its place (the CLI's options, the server linked).
+    .target(
+      name: "SnapdiffServeCommand",
+      dependencies: [
+        "SnapdiffCLI", "SnapdiffServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(name: "snapdiff-serve", dependencies: ["SnapdiffServeCommand"]),
     // The example app whose screens the example suite snapshots (dogfooding SnapdiffTesting).
     .target(name: "ExampleApp", dependencies: ["SnapdiffCore"]),
     .testTarget(
@@ -75,7 +84,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SnapdiffCLITests",
-      dependencies: ["SnapdiffCLI", "SnapdiffCore", "snapdiff"]
+      dependencies: ["SnapdiffCLI", "SnapdiffCore", "snapdiff", "snapdiff-serve"]
     ),
   ]
 )

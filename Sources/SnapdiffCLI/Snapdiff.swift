@@ -21,8 +21,21 @@ public struct Snapdiff: ParsableCommand {
   )
 
   public init() {}
+
+  /// Runs the command line: `snapdiff serve …` goes to `snapdiff-serve` whole, `--help`
+  /// included (the server's options are its own); everything else is parsed here.
+  public static func launch(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) {
+    if arguments.first == "serve" {
+      do {
+        try Serve.runServer(Array(arguments.dropFirst()))
+      } catch {
+        exit(withError: error)
+      }
+    }
+    main(arguments)
+  }
 }
 
-enum SnapdiffVersion {
-  static let current = "0.1.0"
+package enum SnapdiffVersion {
+  package static let current = "0.1.0"
 }

@@ -1,3 +1,3 @@
 import SnapdiffCLI
 
-Snapdiff.main()
+Snapdiff.launch()

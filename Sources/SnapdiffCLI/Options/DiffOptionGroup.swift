@@ -3,7 +3,9 @@ import SnapdiffCore
 
 /// The diff engine's options, shared by every command that compares. Each is optional so that
 /// a flag given on the command line overrides `snapdiff.json`, which overrides the defaults.
-struct DiffOptionGroup: ParsableArguments {
+package struct DiffOptionGroup: ParsableArguments {
+  package init() {}
+
   @Option(
     help: ArgumentHelp(
       "Colour distance (0–1) under which two pixels count as equal; smaller is stricter (default: 0.1).",
@@ -59,7 +61,7 @@ struct DiffOptionGroup: ParsableArguments {
   var maxMegapixels: Double?
 
   /// The options: `defaults` (from a config file) under the flags given.
-  func diffOptions(defaults: SnapshotSettings = SnapshotSettings()) -> DiffOptions {
+  package func diffOptions(defaults: SnapshotSettings = SnapshotSettings()) -> DiffOptions {
     var options = defaults.applied(to: DiffOptions())
     if let threshold { options.threshold = threshold }
     if includeAA { options.includeAA = true }
@@ -74,12 +76,12 @@ struct DiffOptionGroup: ParsableArguments {
     return options
   }
 
-  var decoder: PNGDecoder {
+  package var decoder: PNGDecoder {
     PNGDecoder(
       maxPixels: maxMegapixels.map { Int(($0 * 1_000_000).rounded()) } ?? PNGDecoder.defaultMaxPixels)
   }
 
-  func validate() throws {
+  package func validate() throws {
     if let threshold, !(0...1).contains(threshold) {
       throw ValidationError("--threshold must be between 0 and 1, not \(threshold)")
     }

@@ -2,7 +2,9 @@ import ArgumentParser
 import SnapdiffCore
 
 /// Where the baselines, runs and config of a project are: shared by the store commands.
-struct ProjectOptions: ParsableArguments {
+package struct ProjectOptions: ParsableArguments {
+  package init() {}
+
   @Option(help: ArgumentHelp("The baseline store (default: baselines/, or the config's).", valueName: "dir"))
   var baselines: String?
 
@@ -16,7 +18,7 @@ struct ProjectOptions: ParsableArguments {
   var config: String?
 
   /// The resolved project: config loaded, paths made absolute.
-  func project() throws -> Project {
+  package func project() throws -> Project {
     let workingDirectory = FileSystem.currentDirectory()
     var configuration = ProjectConfig()
     var root = workingDirectory
@@ -35,9 +37,9 @@ struct ProjectOptions: ParsableArguments {
 }
 
 /// A project's settings, resolved.
-struct Project {
-  var config: ProjectConfig
-  var store: BaselineStore
+package struct Project {
+  package var config: ProjectConfig
+  package var store: BaselineStore
   /// `.snapdiff/runs` in the working folder, or beside the config file.
-  var runsDirectory: String
+  package var runsDirectory: String
 }

@@ -5,8 +5,8 @@
 #endif
 
 /// Where commands write: results to standard output, problems to standard error.
-enum Console {
-  static func error(_ message: String) {
+package enum Console {
+  package static func error(_ message: String) {
     writeToStandardError("snapdiff: error: \(message)\n")
   }
 

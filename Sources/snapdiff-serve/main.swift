@@ -1,0 +1,3 @@
+import SnapdiffServeCommand
+
+SnapdiffServe.main()
