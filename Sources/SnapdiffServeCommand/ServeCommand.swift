@@ -130,6 +130,7 @@ public struct SnapdiffServe: ParsableCommand {
       options: diffOptions.diffOptions(defaults: resolved.config.settings),
       decoder: diffOptions.decoder,
       version: SnapdiffVersion.current)
+    configuration.config = resolved.config
     try configuration.validate()
     let announced = configuration
     configuration.onServerRunning = { port in Self.announce(announced, port: port) }

@@ -29,6 +29,9 @@ public struct ServerConfiguration: Sendable {
   public var recordMode: RecordMode
   /// The comparison defaults (the project config's threshold and tolerances).
   public var options: DiffOptions
+  /// The project config, for its ignore rules (regions by key glob), applied to every run's
+  /// frames as `snapdiff check` applies them.
+  public var config: ProjectConfig = ProjectConfig()
   /// The PNG decoder (its megapixel limit).
   public var decoder: PNGDecoder
   /// The version `GET /api/v1/version` reports.

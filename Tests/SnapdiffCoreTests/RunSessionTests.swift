@@ -4,6 +4,27 @@ import Testing
 
 @Suite("run sessions")
 struct RunSessionTests {
+  @Test("the project config's ignore rules apply to session frames, by key glob, as in check")
+  func configIgnoreRules() throws {
+    try withTemporaryDirectory { folder in
+      let store = try BaselineStore(root: folder + "/baselines")
+      let white = RGBAImage(width: 8, height: 8, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
+      var changed = white
+      changed[x: 1, y: 1] = RGBAColor(red: 0, green: 0, blue: 0)
+      for key in ["status/Home", "other/Home"] { try store.write(try PNGEncoder().encode(white), for: SnapshotKey(key)) }
+      var config = ProjectConfig()
+      config.ignore = [.init(keys: "status/*", regions: [.init(PixelRect(x: 0, y: 0, width: 8, height: 2))])]
+
+      let session = try RunSession.open(runsDirectory: folder + "/runs", store: store, config: config)
+      let masked = try session.submit(key: "status/Home", png: PNGEncoder().encode(changed))
+      #expect(masked.status == .passed && masked.differentPixels == 0 && masked.ignoredPixels > 0, "\(masked)")
+      #expect(try session.submit(key: "other/Home", png: PNGEncoder().encode(changed)).status == .failed)
+      // A reopened session (the service reopens one per request) keeps the rules it is given.
+      let reopened = try RunSession.reopen(session.folder, config: config)
+      #expect(try reopened.submit(key: "status/Home", png: PNGEncoder().encode(changed)).status == .passed)
+    }
+  }
+
   @Test("submit one frame at a time, the same verdicts as check, then close; approve works on it")
   func session() throws {
     try withTemporaryDirectory { folder in

@@ -13,6 +13,8 @@ public struct RunSession: Sendable {
   public var options: DiffOptions
   public var recordMode: RecordMode
   public var decoder: PNGDecoder
+  /// The project config's ignore rules (regions by key glob), applied as `check` applies them.
+  public var config: ProjectConfig
 
   /// The folder frames are received in: `<run>/incoming/<key>.png` (and `.tree.json`,
   /// `.snapdiff.json`).
@@ -21,10 +23,12 @@ public struct RunSession: Sendable {
   /// Opens a new run in `runsDirectory`.
   public static func open(
     runsDirectory: String, store: BaselineStore, name: String? = nil, branch: String? = nil,
-    options: DiffOptions = DiffOptions(), recordMode: RecordMode = .never, decoder: PNGDecoder = PNGDecoder()
+    options: DiffOptions = DiffOptions(), recordMode: RecordMode = .never, decoder: PNGDecoder = PNGDecoder(),
+    config: ProjectConfig = ProjectConfig()
   ) throws -> RunSession {
     let (folder, createdAt) = try RunFolder.create(in: FileSystem.absolute(runsDirectory))
-    let session = RunSession(folder: folder, store: store, options: options, recordMode: recordMode, decoder: decoder)
+    let session = RunSession(
+      folder: folder, store: store, options: options, recordMode: recordMode, decoder: decoder, config: config)
     try FileSystem.createDirectories(session.incoming)
     var record = RunRecord(
       id: folder.id, createdAt: createdAt, currentDirectory: "incoming",
@@ -39,20 +43,26 @@ public struct RunSession: Sendable {
   }
 
   /// Reopens the run in `folder` (its store, environment and record mode come from `run.json`).
-  public static func reopen(_ folder: RunFolder, options: DiffOptions = DiffOptions(), decoder: PNGDecoder = PNGDecoder())
-    throws -> RunSession
-  {
+  public static func reopen(
+    _ folder: RunFolder, options: DiffOptions = DiffOptions(), decoder: PNGDecoder = PNGDecoder(),
+    config: ProjectConfig = ProjectConfig()
+  ) throws -> RunSession {
     let record = try folder.load()
     let store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
-    return RunSession(folder: folder, store: store, options: options, recordMode: record.recordMode, decoder: decoder)
+    return RunSession(
+      folder: folder, store: store, options: options, recordMode: record.recordMode, decoder: decoder, config: config)
   }
 
-  private init(folder: RunFolder, store: BaselineStore, options: DiffOptions, recordMode: RecordMode, decoder: PNGDecoder) {
+  private init(
+    folder: RunFolder, store: BaselineStore, options: DiffOptions, recordMode: RecordMode, decoder: PNGDecoder,
+    config: ProjectConfig
+  ) {
     self.folder = folder
     self.store = store
     self.options = options
     self.recordMode = recordMode
     self.decoder = decoder
+    self.config = config
   }
 
   /// Receives the frame of `key` (a PNG, a tree, or both; settings with masks, match level and
@@ -89,7 +99,7 @@ public struct RunSession: Sendable {
     }
     let checker = RunChecker(
       currentDirectory: incoming, store: store, runsDirectory: String(folder.path[..<folder.path.lastIndex(of: "/")!]),
-      options: options, recordMode: recordMode, jobs: 1, decoder: decoder)
+      options: options, config: config, recordMode: recordMode, jobs: 1, decoder: decoder)
     let snapshot = checker.check(key, currentPath: framePath, folder: folder)
     _ = try folder.update { record in
       // By bytes: NFC and NFD spellings of a name are two keys (two files).

@@ -59,7 +59,7 @@ final class RunService: Sendable {
     let session = try RunSession.open(
       runsDirectory: configuration.runsDirectory, store: store, name: name, branch: request.branch,
       options: configuration.options, recordMode: request.recordMode ?? configuration.recordMode,
-      decoder: configuration.decoder)
+      decoder: configuration.decoder, config: configuration.config)
     try index.refresh(session.folder)
     return try session.folder.load()
   }
@@ -78,7 +78,8 @@ final class RunService: Sendable {
         throw APIError.unprocessable("the frame of '\(key)' is not a PNG (no PNG signature)")
       }
     }
-    let session = try RunSession.reopen(folder, options: configuration.options, decoder: configuration.decoder)
+    let session = try RunSession.reopen(
+      folder, options: configuration.options, decoder: configuration.decoder, config: configuration.config)
     let snapshot: SnapshotRecord
     do {
       snapshot = try session.submit(key: key.rawValue, png: frame.png, tree: frame.tree, settings: frame.settings)
