@@ -50,35 +50,39 @@ public struct Review: Sendable {
   ///
   /// - Throws: `RunError` when a pattern or `sameAs` matches nothing a reviewer can act on.
   public static func select(_ selection: Selection, in record: RunRecord) throws -> [SnapshotRecord] {
-    var chosen = Set<String>()
+    // Keys by their bytes: a `Set<String>` would merge NFC and NFD spellings of one name.
+    var chosen = Set<[UInt8]>()
     let candidates = record.snapshots.filter { reviewable.contains($0.status) }
-    if selection.all { chosen.formUnion(candidates.map(\.key)) }
+    if selection.all { chosen.formUnion(candidates.map(\.keyBytes)) }
     if selection.failed {
-      chosen.formUnion(candidates.filter { $0.status == .failed || $0.status == .rejected }.map(\.key))
+      chosen.formUnion(candidates.filter { $0.status == .failed || $0.status == .rejected }.map(\.keyBytes))
     }
-    if selection.new { chosen.formUnion(candidates.filter { $0.status == .new }.map(\.key)) }
+    if selection.new { chosen.formUnion(candidates.filter { $0.status == .new }.map(\.keyBytes)) }
     for pattern in selection.patterns {
-      let matches = record.snapshots.filter { snapshot in
-        snapshot.key == pattern || ((try? SnapshotKey(snapshot.key))?.matches(glob: pattern) ?? false)
-      }
+      // A key in the run selects itself alone, even when it holds `*` or `?`; anything else is
+      // a glob. Keys compare by their bytes (NFC and NFD spellings are two keys).
+      let exact = record.snapshots.filter { $0.key.utf8.elementsEqual(pattern.utf8) }
+      let matches =
+        exact.isEmpty
+        ? record.snapshots.filter { (try? SnapshotKey($0.key))?.matches(glob: pattern) ?? false } : exact
       if matches.isEmpty { throw RunError("no snapshot in run \(record.id) matches '\(pattern)'") }
       let actionable = matches.filter { reviewable.contains($0.status) }
       if actionable.isEmpty {
         let statuses = Set(matches.map(\.status.rawValue)).sorted().joined(separator: ", ")
         throw RunError("'\(pattern)' matches only snapshots with nothing to review (\(statuses))")
       }
-      chosen.formUnion(actionable.map(\.key))
+      chosen.formUnion(actionable.map(\.keyBytes))
     }
     if let key = selection.sameAs {
-      guard let reference = record.snapshots.first(where: { $0.key == key }) else {
+      guard let reference = record.snapshots.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else {
         throw RunError("no snapshot '\(key)' in run \(record.id)")
       }
       guard let hash = reference.changeHash else {
         throw RunError("'\(key)' has no change to match (it is \(reference.status.rawValue))")
       }
-      chosen.formUnion(candidates.filter { $0.changeHash == hash }.map(\.key))
+      chosen.formUnion(candidates.filter { $0.changeHash == hash }.map(\.keyBytes))
     }
-    return record.snapshots.filter { chosen.contains($0.key) }
+    return record.snapshots.filter { chosen.contains($0.keyBytes) }
   }
 
   /// Promotes the selected snapshots' current frames to baselines (deleting the baselines of
@@ -111,9 +115,9 @@ public struct Review: Sendable {
         try store.forgetRejection(hash, at: location)
       }
     }
-    let keys = Set(chosen.map(\.key))
+    let keys = Set(chosen.map(\.keyBytes))
     let record = try folder.update { record in
-      for index in record.snapshots.indices where keys.contains(record.snapshots[index].key) {
+      for index in record.snapshots.indices where keys.contains(record.snapshots[index].keyBytes) {
         let snapshot = record.snapshots[index]
         record.snapshots[index].baseline =
           snapshot.status == .missing
@@ -133,9 +137,9 @@ public struct Review: Sendable {
       guard let hash = snapshot.changeHash, let baseline = snapshot.baseline else { continue }
       try store.reject(hash, at: try location(ofRecordedBaseline: baseline))
     }
-    let keys = Set(chosen.map(\.key))
+    let keys = Set(chosen.map(\.keyBytes))
     let record = try folder.update { record in
-      for index in record.snapshots.indices where keys.contains(record.snapshots[index].key) {
+      for index in record.snapshots.indices where keys.contains(record.snapshots[index].keyBytes) {
         record.snapshots[index].status = .rejected
       }
     }
@@ -152,4 +156,9 @@ public struct Review: Sendable {
     let environment = store.environment.flatMap { path.hasPrefix(store.root + "/" + $0 + "/") ? $0 : nil }
     return BaselineStore.Location(path: path, environment: environment)
   }
+}
+
+extension SnapshotRecord {
+  /// The key's UTF-8 bytes: what tells two keys apart on disk.
+  fileprivate var keyBytes: [UInt8] { Array(key.utf8) }
 }
