@@ -2,7 +2,7 @@
 # Everything the README's "Reliability" section describes, in one go:
 #
 #   1. the bad-input matrix, the other bad-input tests and the fuzz regressions (swift test);
-#   2. the four fuzzers for SECONDS_PER_TARGET each (scripts/fuzz/run.sh; default 60);
+#   2. the five fuzzers for SECONDS_PER_TARGET each (scripts/fuzz/run.sh; default 60);
 #   3. the whole suite under AddressSanitizer, the concurrent parts under ThreadSanitizer
 #      (scripts/sanitize.sh).
 #

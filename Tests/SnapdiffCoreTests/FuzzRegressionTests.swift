@@ -30,7 +30,7 @@ struct FuzzRegressionTests {
     let names = try FileManager.default.contentsOfDirectory(atPath: Fixtures.path(Self.folder))
     #expect(!names.isEmpty)
     for name in names {
-      #expect(["png-", "diff-", "tree-", "xcui-"].contains { name.hasPrefix($0) }, "\(name)")
+      #expect(["png-", "diff-", "tree-", "xcui-", "request-"].contains { name.hasPrefix($0) }, "\(name)")
     }
   }
 

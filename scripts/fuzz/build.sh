@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in .build-fuzz/libfuzzer/ (or $FUZZ_OUT): SnapdiffCore's Swift
 # sources and CPNGReader's C sources instrumented for libFuzzer and AddressSanitizer, then one
-# executable per harness in scripts/fuzz/harness/ (fuzz-png, fuzz-tree, fuzz-xcui, fuzz-diff).
+# executable per harness in scripts/fuzz/harness/ (fuzz-png, fuzz-tree, fuzz-xcui, fuzz-diff,
+# fuzz-request).
 #
 # SwiftPM's own build of a fuzzing executable fights libFuzzer over `main`, so this compiles by
 # hand: the library once (`-parse-as-library`, its C sources with clang), then each harness
-# against it.
+# against it. fuzz-request also compiles the server files it feeds, those without a Hummingbird
+# or GRDB import (server_sources below), into its own module: the server's dependencies are
+# not built here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -42,11 +45,25 @@ swiftc "${SWIFT_FLAGS[@]}" -module-name SnapdiffCore -wmo -num-threads 0 \
   -emit-module -emit-module-path "$OUT/modules/SnapdiffCore.swiftmodule" \
   -c "${CORE_SOURCES[@]}" -o "$OUT/obj/SnapdiffCore.o"
 
+# The SnapdiffServer files a harness compiles with it (they must import nothing but SnapdiffCore,
+# Foundation and the C library).
+server_sources() {
+  case $1 in
+    fuzz-request)
+      echo Sources/SnapdiffServer/Uploads/MultipartForm.swift \
+        Sources/SnapdiffServer/Uploads/UploadFile.swift \
+        Sources/SnapdiffServer/DTOs/RequestDTOs.swift \
+        Sources/SnapdiffServer/DTOs/SnapshotVerdict.swift
+      ;;
+  esac
+}
+
 for harness in scripts/fuzz/harness/*.swift; do
   name=$(basename "$harness" .swift)
   [ -n "${FUZZ_TARGETS:-}" ] && [[ " $FUZZ_TARGETS " != *" $name "* ]] && continue
   echo "fuzz: linking $name" >&2
-  swiftc "${SWIFT_FLAGS[@]}" -module-name "${name//-/_}" "$harness" \
+  read -r -a extra <<<"$(server_sources "$name")"
+  swiftc "${SWIFT_FLAGS[@]}" -module-name "${name//-/_}" "$harness" "${extra[@]}" \
     "$OUT/obj/SnapdiffCore.o" "${C_OBJECTS[@]}" -lpng16 -lz -use-ld=lld -o "$OUT/bin/$name"
 done
 echo "fuzz: built $(ls "$OUT/bin" | tr '\n' ' ')" >&2

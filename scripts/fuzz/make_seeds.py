@@ -7,7 +7,12 @@ every branch of the decoder (the fast path's unfilters, libpng's expansions) fro
 `diff`: inputs for fuzz-diff (a control byte, sizes, options, then pixels): flat screens with an
 edge and a changed block, under every match level and flag combination.
 
-usage: make_seeds.py png|diff OUT_DIR
+`request`: inputs for fuzz-request (a digit picking the decoder, then its input): multipart bodies
+as the server tests post them (frame, tree and settings parts; quoted boundaries, a preamble and
+an epilogue, escaped file names, and the malformed ones ErrorTests sends), settings, open-run and
+approve JSON bodies, snapshot key paths, upload bodies.
+
+usage: make_seeds.py png|diff|request OUT_DIR
 """
 import os
 import struct
@@ -124,11 +129,114 @@ def diff_seeds():
     return seeds
 
 
+TREE = (b'{"scale": 1, "screen": {"width": 40, "height": 20},'
+        b' "root": {"identifier": "app", "elementType": "application", "frame": {"x": 0, "y": 0, "width": 40, "height": 20},'
+        b' "children": ['
+        b'{"identifier": "clock", "elementType": "staticText", "label": "9:41", "frame": {"x": 0, "y": 0, "width": 10, "height": 6}},'
+        b' {"identifier": "loginButton", "elementType": "button", "label": "Log in", "frame": {"x": 20, "y": 8, "width": 12, "height": 8}}'
+        b']}}')
+
+SETTINGS = [
+    b'{"threshold": 0.05, "maxDiffPixels": 10, "ignoreRegions": [{"x": 0, "y": 0, "width": 390, "height": 44}]}',
+    b'{"ignoreElements": ["clock"]}',
+    b'{"ignoreElements": ["clock", "~banner", "@image", "@staticText:clock", "alert/okButton", "@alert/@button"]}',
+    b'{"matchLevel": "layout", "layoutTolerance": 2}',
+    b'{"matchLevel": "ignore-colors", "includeAA": true, "maxDiffRatio": 0.5}',
+    b'{"matchLevel": "exact", "ignoreRegions": [{"x": -9223372036854775808, "y": 0, "width": 9223372036854775807, "height": 1}]}',
+    b'{"threshold": 7}',
+    b'{"ignoreElements": ["@nosuchtype"]}',
+    b'{"maxDiffPixels": -1, "layoutTolerance": -3}',
+    b'{"threshold": 1e999}',
+    b'{}',
+]
+
+
+def multipart(parts, boundary=b"snapdiff-test-boundary-1234", preamble=b"", epilogue=b""):
+    """A body as Tests/SnapdiffServerTests/Support/ServerFixture.swift's `Multipart` writes it."""
+    body = preamble
+    for name, data, filename, content_type in parts:
+        head = b"--" + boundary + b'\r\nContent-Disposition: form-data; name="' + name + b'"'
+        if filename is not None:
+            head += b'; filename="' + filename + b'"'
+        head += b"\r\nContent-Type: " + content_type + b"\r\n\r\n"
+        body += head + data + b"\r\n"
+    return body + b"--" + boundary + b"--\r\n" + epilogue
+
+
+def request_seeds():
+    frame = png(4, 3, 6, 8)
+    seeds = {}
+
+    def form(name, content_type, body):
+        seeds["multipart-" + name] = b"0" + content_type + b"\n" + body
+
+    ct = b"multipart/form-data; boundary=snapdiff-test-boundary-1234"
+    full = [(b"frame", frame, b"Home.png", b"image/png"), (b"tree", TREE, None, b"application/json"),
+            (b"settings", SETTINGS[1], None, b"application/json")]
+    form("frame-tree-settings", ct, multipart(full))
+    form("frame", ct, multipart(full[:1]))
+    form("tree-layout", ct, multipart(full[1:2] + [(b"settings", SETTINGS[3], None, b"application/json")]))
+    form("quoted-preamble-epilogue", b'multipart/form-data; boundary="snapdiff-test-boundary-1234"',
+         multipart([(b"frame", frame, b'a \\"quoted\\" name.png', b"image/png")],
+                   preamble=b"a preamble\r\n", epilogue=b"an epilogue"))
+    form("unknown-part", ct, multipart(full[:1] + [(b"image", frame, None, b"image/png")]))
+    form("twice", ct, multipart(full[:1] * 2))
+    form("settings-only", ct, multipart([(b"settings", b"{}", None, b"application/json")]))
+    form("bad-settings", ct, multipart(full[:1] + [(b"settings", SETTINGS[6], None, b"application/json")]))
+    form("bad-selector", ct, multipart(full[:1] + [(b"settings", SETTINGS[7], None, b"application/json")]))
+    form("no-boundary", b"multipart/form-data", frame)
+    form("wrong-boundary", b"multipart/form-data; boundary=b", b"--other\r\n\r\nx\r\n--other--")
+    form("unclosed", b"multipart/form-data; boundary=b",
+         b'--b\r\nContent-Disposition: form-data; name="frame"\r\n\r\n' + frame)
+    form("no-name", b"multipart/form-data; boundary=b", b"--b\r\nContent-Type: image/png\r\n\r\nx\r\n--b--\r\n")
+    form("padding-case-unquoted", b"Multipart/Form-Data ; charset=utf-8; BOUNDARY = b",
+         b"--b \t\r\ncontent-disposition: FORM-DATA ; name=frame; filename=a.png\r\nX-Other: y\r\n\r\n"
+         + frame + b"\r\n--b\t\r\nContent-Disposition: form-data; name=\"tree\"\r\n\r\n" + TREE + b"\r\n--b--")
+    form("empty-parts", b"multipart/form-data; boundary=b", b"--b--")
+    form("long-boundary", b"multipart/form-data; boundary=" + b"-" * 70,
+         multipart(full[:1], boundary=b"-" * 70))
+    form("short-boundary", b"multipart/form-data; boundary=b", multipart(full[:2], boundary=b"b"))
+    for index, settings in enumerate(SETTINGS):
+        seeds[f"settings-{index:02d}"] = b"1" + settings
+    for index, body in enumerate([
+        b'{"name": "nightly", "branch": "main", "environment": "iPhone15"}',
+        b'{"name": "pr-42", "recordMode": "missing"}',
+        b'{"name": "x", "recordMode": "all", "environment": "iPhone15-iOS17@3x"}',
+        b'{"name": "x", "recordMode": "failed", "branch": null}',
+        b'{"name": "x", "recordMode": "never", "environment": ".."}',
+        b'{"name": "", "branch": "a\\u0000b"}',
+        b'{"name": "x", "environment": "a/b"}',
+        b'{"name": 7}',
+        b'{"branch": "main"}',
+        b'[]',
+    ]):
+        seeds[f"open-run-{index:02d}"] = b"2" + body
+    for index, body in enumerate([
+        b'{"all": true}', b'{"failed": true}', b'{"new": true}', b'{"all": true, "dryRun": true}',
+        b'{"sameAs": "Home - test_search/Home"}', b'{"sameAs": "Login - test_login/Login"}',
+        b'{"keys": ["Home*", "Login - test_login/Login"]}', b'{"keys": ["*"]}',
+        b'{"keys": ["Caf\\u00e9/Menu"]}', b'{"keys": ["Profile - test_profile/Profile"]}',
+        b'{"keys": ["?/b/*", "nothing"]}', b'{}', b'{"keys": "Home"}',
+    ]):
+        seeds[f"review-{index:02d}"] = b"3" + body
+    for index, path in enumerate([
+        b"Home%20-%20test_search%2FHome", b"Home%20-%20test_search/Home", b"Home - test_search/Home/diff.png",
+        b"a%2Fb/baseline.png", b"a/b/approve", b"a/b/reject", b"..%2Fx", b"%2E%2E/x", b"a/./b", b"a//b",
+        b"a%00b", b"a%5Cb", b"%ZZ", b"%C3", b"Caf%C3%A9/Menu", b"Cafe%CC%81/Menu", b"Caf\xc3\xa9/Menu",
+        b"/abs", b"trailing/", b"x" * 251 + b"/y",
+    ]):
+        seeds[f"key-{index:02d}"] = b"4" + path
+    for index, body in enumerate([b"\x03\x02hello world", b"\x00\x01", b"\x01\x01x", b"\x02\x05" + frame,
+                                  b"\x04\xff" + frame * 8]):
+        seeds[f"upload-{index:02d}"] = b"5" + body
+    return seeds
+
+
 def main():
     mode, folder = sys.argv[1], sys.argv[2]
     os.makedirs(folder, exist_ok=True)
-    if mode == "diff":
-        for name, data in diff_seeds().items():
+    if mode in ("diff", "request"):
+        for name, data in (diff_seeds() if mode == "diff" else request_seeds()).items():
             with open(os.path.join(folder, name + ".bin"), "wb") as f:
                 f.write(data)
         return

@@ -2,19 +2,21 @@
 # Builds the fuzzers (scripts/fuzz/build.sh) and runs each for SECONDS_PER_TARGET (default 60),
 # two at a time (FUZZ_JOBS, default 2), then prints one line per target: executions, coverage
 # (libFuzzer's `cov:`, edges of snapdiff's own code: libpng, zlib and Foundation are not
-# instrumented), corpus size and crashes.
+# instrumented), corpus size and crashes. fuzz-request runs the service's request decoding
+# (multipart bodies, settings, open-run and approve JSON, key paths, uploads).
 #
 #   scripts/fuzz/run.sh [SECONDS_PER_TARGET]
 #   FUZZ_TARGETS="fuzz-png fuzz-diff" scripts/fuzz/run.sh 600     # some targets only
 #   FUZZ_NO_BUILD=1 scripts/fuzz/run.sh 30                        # reuse the last build
 #
 # Corpora grow in .build-fuzz/libfuzzer/corpus/<target> from run to run, seeded from the test
-# fixtures (PNG files, element trees, XCUITest dumps), scripts/fuzz/make_seeds.py and past
-# crashes. A crash, timeout or out-of-memory input is written to
+# fixtures (PNG files, element trees, XCUITest dumps), scripts/fuzz/make_seeds.py (PNGs, diff
+# inputs, requests) and past crashes. A crash, timeout or out-of-memory input is written to
 # .build-fuzz/libfuzzer/artifacts/<target>/ and the script exits 1: reproduce it with
 # `.build-fuzz/libfuzzer/bin/<target> FILE`, fix it, and add the file to
 # Tests/SnapdiffCoreTests/Fixtures/fuzz-regressions/ named after its target (`png-…`, `diff-…`,
-# `tree-…`, `xcui-…`): FuzzRegressionTests.swift replays it.
+# `tree-…`, `xcui-…`, `request-…`): FuzzRegressionTests.swift replays it (`request-…` inputs:
+# Tests/SnapdiffServerTests/RequestFuzzRegressionTests.swift).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -24,16 +26,17 @@ JOBS=${FUZZ_JOBS:-2}
 # A Swift trap then ends in libFuzzer's own report (the Swift backtracer, reading other threads'
 # memory, trips AddressSanitizer).
 export SWIFT_BACKTRACE=enable=no
-TARGETS=(${FUZZ_TARGETS:-fuzz-png fuzz-diff fuzz-tree fuzz-xcui})
+TARGETS=(${FUZZ_TARGETS:-fuzz-png fuzz-diff fuzz-tree fuzz-xcui fuzz-request})
 FIXTURES=Tests/SnapdiffCoreTests/Fixtures
 
 [ -n "${FUZZ_NO_BUILD:-}" ] || FUZZ_OUT=$OUT FUZZ_TARGETS="${TARGETS[*]}" scripts/fuzz/build.sh
 
 # Seeds, rebuilt every run (cheap); corpora are kept.
 rm -rf "$OUT/seeds"
-mkdir -p "$OUT/seeds"/{fuzz-png,fuzz-diff,fuzz-tree,fuzz-xcui}
+mkdir -p "$OUT/seeds"/{fuzz-png,fuzz-diff,fuzz-tree,fuzz-xcui,fuzz-request}
 python3 scripts/fuzz/make_seeds.py png "$OUT/seeds/fuzz-png"
 python3 scripts/fuzz/make_seeds.py diff "$OUT/seeds/fuzz-diff"
+python3 scripts/fuzz/make_seeds.py request "$OUT/seeds/fuzz-request"
 find "$FIXTURES" examples -name '*.png' -size -64k -exec cp {} "$OUT/seeds/fuzz-png/" \;
 cp "$FIXTURES"/trees/*.json examples/trees/*.json "$OUT/seeds/fuzz-tree/" 2>/dev/null || true
 cp "$FIXTURES"/xcuitest/*.txt "$OUT/seeds/fuzz-xcui/"
@@ -89,10 +92,10 @@ for target in "${TARGETS[@]}"; do
   if [ -n "$crash" ] || ! grep -q '^Done [0-9]* runs' "$log"; then
     status=1
     reason=$(grep -m1 -E '^==[0-9]+==ERROR|Fatal error|Precondition failed|deadly signal|ALARM|out-of-memory' "$log" || true)
-    printf '%-10s executions: %10s  cov: %5s  ft: %6s  corpus: %5s  crashes: 1  %s  %s\n' \
+    printf '%-12s executions: %10s  cov: %5s  ft: %6s  corpus: %5s  crashes: 1  %s  %s\n' \
       "$target" "${runs:-?}" "${cov:-?}" "${ft:-?}" "$corpus" "${crash:-(no artifact)}" "$reason"
   else
-    printf '%-10s executions: %10s  cov: %5s  ft: %6s  corpus: %5s  exec/s: %6s  crashes: 0\n' \
+    printf '%-12s executions: %10s  cov: %5s  ft: %6s  corpus: %5s  exec/s: %6s  crashes: 0\n' \
       "$target" "$runs" "$cov" "$ft" "$corpus" "$speed"
   fi
   total=$((total + ${runs:-0}))

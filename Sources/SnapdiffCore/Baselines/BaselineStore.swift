@@ -26,7 +26,7 @@ public struct BaselineStore: Sendable {
     self.root = FileSystem.absolute(root)
     if let environment {
       let key = try SnapshotKey(environment)
-      guard !key.rawValue.contains("/") else {
+      guard !PathText.containsSeparator(key.rawValue) else {
         throw KeyError(key: environment, problem: "is not a single folder name")
       }
     }
@@ -99,7 +99,7 @@ public struct BaselineStore: Sendable {
     let folder = environment.map(environmentRoot) ?? root
     guard FileSystem.isDirectory(folder) else { return [] }
     let files = try FileSystem.files(under: folder) { relative in
-      environment == nil && !relative.contains("/")
+      environment == nil && !PathText.containsSeparator(relative)
         && FileSystem.exists(folder + "/" + relative + "/" + Self.environmentMarker)
     }
     return files.filter { $0.hasSuffix(".png") }.compactMap { try? SnapshotKey(relativeImagePath: $0) }

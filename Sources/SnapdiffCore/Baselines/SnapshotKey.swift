@@ -21,8 +21,9 @@ public struct SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertib
     if rawValue.utf8.count > Self.maximumLength {
       throw fail("is longer than \(Self.maximumLength) bytes")
     }
-    if rawValue.hasPrefix("/") { throw fail("starts with '/': keys are relative to the store") }
-    if rawValue.hasSuffix("/") { throw fail("ends with '/'") }
+    // On bytes, as every test of `/` here: see `PathText`.
+    if rawValue.utf8.first == UInt8(ascii: "/") { throw fail("starts with '/': keys are relative to the store") }
+    if rawValue.utf8.last == UInt8(ascii: "/") { throw fail("ends with '/'") }
     for scalar in rawValue.unicodeScalars {
       if scalar == "\\" { throw fail("contains a backslash: use '/' between folders") }
       if scalar.value == 0 { throw fail("contains a NUL character") }
@@ -30,9 +31,9 @@ public struct SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertib
         throw fail("contains a control character (U+\(String(scalar.value, radix: 16, uppercase: true)))")
       }
     }
-    for component in rawValue.split(separator: "/", omittingEmptySubsequences: false) {
+    for component in PathText.components(rawValue, omittingEmpty: false) {
       if component.isEmpty { throw fail("has an empty folder name ('//')") }
-      if component == "." || component == ".." {
+      if PathText.isDotOrDotDot(component) {
         throw fail("has a '\(component)' component: keys cannot leave the store")
       }
       if component.utf8.count > Self.maximumComponentLength {
@@ -55,7 +56,7 @@ public struct SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertib
   public func relativePath(suffix: String = ".png") -> String { rawValue + suffix }
 
   /// The first component: the `<id> - <test name>` folder.
-  public var group: String { String(rawValue.split(separator: "/").first ?? "") }
+  public var group: String { String(PathText.components(rawValue).first ?? "") }
 
   /// Whether the key matches a shell-style pattern: `*` any characters (across `/`), `?` one.
   public func matches(glob pattern: String) -> Bool {

@@ -39,8 +39,8 @@ public enum FileSystem {
   /// Creates `path` and every missing folder above it.
   public static func createDirectories(_ path: String) throws(FileError) {
     if isDirectory(path) { return }
-    var built = path.hasPrefix("/") ? "" : "."
-    for component in path.split(separator: "/") {
+    var built = path.utf8.first == UInt8(ascii: "/") ? "" : "."
+    for component in PathText.components(path) {
       built += "/" + component
       if mkdir(built, 0o755) != 0 && errno != EEXIST {
         throw .system(path: built, action: "create the folder")
@@ -87,7 +87,7 @@ public enum FileSystem {
     var result: [String] = []
     func walk(_ relative: String) throws(FileError) {
       let absolute = relative.isEmpty ? root : root + "/" + relative
-      for name in try entries(of: absolute) where !name.hasPrefix(".") {
+      for name in try entries(of: absolute) where name.utf8.first != UInt8(ascii: ".") {
         let child = relative.isEmpty ? name : relative + "/" + name
         let path = root + "/" + child
         if isDirectory(path) {
@@ -112,11 +112,11 @@ public enum FileSystem {
   /// `path` made absolute against the working folder and normalised (`.`, `..`, `//` resolved
   /// textually; symbolic links are not followed).
   public static func absolute(_ path: String, relativeTo base: String? = nil) -> String {
-    let joined = path.hasPrefix("/") ? path : (base ?? currentDirectory()) + "/" + path
+    let joined = path.utf8.first == UInt8(ascii: "/") ? path : (base ?? currentDirectory()) + "/" + path
     var parts: [Substring] = []
-    for part in joined.split(separator: "/") {
-      if part == "." { continue }
-      if part == ".." {
+    for part in PathText.components(joined) {
+      if part.utf8.elementsEqual(".".utf8) { continue }
+      if part.utf8.elementsEqual("..".utf8) {
         if !parts.isEmpty { parts.removeLast() }
         continue
       }
@@ -127,10 +127,10 @@ public enum FileSystem {
 
   /// The path that leads from folder `base` to `target` (both made absolute), `/`-separated.
   public static func relativePath(from base: String, to target: String) -> String {
-    let from = absolute(base).split(separator: "/")
-    let to = absolute(target).split(separator: "/")
+    let from = PathText.components(absolute(base))
+    let to = PathText.components(absolute(target))
     var common = 0
-    while common < from.count && common < to.count && from[common] == to[common] { common += 1 }
+    while common < from.count && common < to.count && from[common].utf8.elementsEqual(to[common].utf8) { common += 1 }
     let ups = Array(repeating: "..", count: from.count - common)
     let downs = to[common...].map(String.init)
     let parts = ups + downs

@@ -16,7 +16,7 @@ public struct RunFolder: Sendable {
 
   public init(path: String) {
     self.path = FileSystem.absolute(path)
-    id = String(self.path.split(separator: "/").last ?? "")
+    id = String(PathText.components(self.path).last ?? "")
   }
 
   /// Makes a new run folder in `runsDirectory` named by the current UTC time
@@ -41,7 +41,7 @@ public struct RunFolder: Sendable {
   /// - Throws: `RunError` when there is no such run.
   public static func open(in runsDirectory: String, id: String?) throws -> RunFolder {
     let name = id ?? "last"
-    if name.contains("/") || name == ".." || name == "." || name.isEmpty {
+    if PathText.containsSeparator(name) || PathText.isDotOrDotDot(name) || name.isEmpty {
       throw RunError("'\(name)' is not a run id")
     }
     let path = runsDirectory + "/" + name

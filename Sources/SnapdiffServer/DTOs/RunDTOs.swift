@@ -1,15 +1,5 @@
 import SnapdiffCore
 
-/// `POST /api/v1/runs`: `{"name": "nightly", "branch": "main", "environment": "iPhone15"}`.
-struct OpenRunRequest: Decodable, Sendable {
-  var name: String
-  var branch: String?
-  /// An environment folder in the store (device, OS, scale); default: the server's.
-  var environment: String?
-  /// `missing`, `all`, `failed` or `never`; default: the server's (`never`).
-  var recordMode: RecordMode?
-}
-
 /// A run as the list and `close` report it: what it is, its counts and its verdict.
 struct RunSummary: Encodable, Sendable {
   var id: String
@@ -71,23 +61,6 @@ struct RunList: Encodable, Sendable {
   var total: Int
   var limit: Int
   var offset: Int
-}
-
-/// `POST /api/v1/runs/{run}/approve`: `{"all": true}`, `{"failed": true}`, `{"new": true}`,
-/// `{"sameAs": KEY}`, `{"keys": [KEY or glob…]}`, or several at once (their union);
-/// `"dryRun": true` changes nothing.
-struct ReviewRequest: Decodable, Sendable {
-  var all: Bool?
-  var failed: Bool?
-  var new: Bool?
-  var sameAs: String?
-  var keys: [String]?
-  var dryRun: Bool?
-
-  var selection: Review.Selection {
-    Review.Selection(
-      patterns: keys ?? [], failed: failed ?? false, new: new ?? false, all: all ?? false, sameAs: sameAs)
-  }
 }
 
 /// What an approval or rejection did.

@@ -152,7 +152,7 @@ final class RunIndex: Sendable {
   /// The run folders' names: every folder but `last` (a link) and hidden ones.
   private func runFolderIDs() -> [String] {
     ((try? FileSystem.entries(of: runsDirectory)) ?? []).filter { name in
-      name != "last" && !name.hasPrefix(".") && FileSystem.kind(of: runsDirectory + "/" + name) == .directory
+      name != "last" && name.utf8.first != UInt8(ascii: ".") && FileSystem.kind(of: runsDirectory + "/" + name) == .directory
     }
   }
 

@@ -1,0 +1,31 @@
+import SnapdiffCore
+
+// The JSON request bodies, apart from the response DTOs (RunDTOs.swift) so that they compile
+// without GRDB and Hummingbird: scripts/fuzz/harness/fuzz-request.swift decodes them.
+
+/// `POST /api/v1/runs`: `{"name": "nightly", "branch": "main", "environment": "iPhone15"}`.
+struct OpenRunRequest: Decodable, Sendable {
+  var name: String
+  var branch: String?
+  /// An environment folder in the store (device, OS, scale); default: the server's.
+  var environment: String?
+  /// `missing`, `all`, `failed` or `never`; default: the server's (`never`).
+  var recordMode: RecordMode?
+}
+
+/// `POST /api/v1/runs/{run}/approve`: `{"all": true}`, `{"failed": true}`, `{"new": true}`,
+/// `{"sameAs": KEY}`, `{"keys": [KEY or glob…]}`, or several at once (their union);
+/// `"dryRun": true` changes nothing.
+struct ReviewRequest: Decodable, Sendable {
+  var all: Bool?
+  var failed: Bool?
+  var new: Bool?
+  var sameAs: String?
+  var keys: [String]?
+  var dryRun: Bool?
+
+  var selection: Review.Selection {
+    Review.Selection(
+      patterns: keys ?? [], failed: failed ?? false, new: new ?? false, all: all ?? false, sameAs: sameAs)
+  }
+}
