@@ -77,7 +77,7 @@ let package = Package(
     .testTarget(
       name: "SnapdiffServerTests",
       dependencies: [
-        "SnapdiffServer", "SnapdiffCore", "SnapdiffTesting",
+        "SnapdiffServer", "SnapdiffCore", "SnapdiffTesting", "snapdiff", "snapdiff-serve",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ]

@@ -1,14 +1,31 @@
 #!/usr/bin/env bash
-# Runs the whole test suite (installing libpng and zlib first when they are missing, and
-# Chromium for the test that opens the HTML report; SNAPDIFF_SKIP_CHROMIUM=1 skips that install,
-# and the test then skips itself).
+# Runs the whole test suite, installing first what is missing: libpng and zlib, and for the
+# browser tests Chromium and its driver (apt) and Selenium (pip): the HTML report test opens
+# index.html in headless Chromium, the review page test drives `snapdiff serve`'s page through
+# Selenium (scripts/review_page_check.py). SNAPDIFF_SKIP_CHROMIUM=1 skips those installs; the
+# browser tests then skip themselves, except the review page test under CI=true, which fails
+# without them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-if [ -z "${SNAPDIFF_SKIP_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1 \
-  && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
-  echo "Installing chromium (for the HTML report test)..." >&2
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null \
-    || echo "chromium could not be installed: the HTML report test will be skipped" >&2
+if [ -z "${SNAPDIFF_SKIP_CHROMIUM:-}" ]; then
+  browser_packages=()
+  command -v chromium >/dev/null 2>&1 || browser_packages+=(chromium)
+  command -v chromedriver >/dev/null 2>&1 || browser_packages+=(chromium-driver)
+  if [ "${#browser_packages[@]}" -gt 0 ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    echo "Installing ${browser_packages[*]} (for the browser tests)..." >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${browser_packages[@]}" >/dev/null; } \
+      || echo "${browser_packages[*]} could not be installed: the browser tests will skip (or fail under CI=true)" >&2
+  fi
+  if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import selenium' >/dev/null 2>&1; then
+    echo "Installing selenium (pip, for the review page test)..." >&2
+    # A Debian-managed Python refuses plain pip installs (PEP 668): then once more, overriding it.
+    python3 -m pip install --quiet --disable-pip-version-check selenium 2>/dev/null \
+      || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages selenium \
+      || { command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] \
+        && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-selenium >/dev/null \
+        && python3 -c 'import selenium' >/dev/null 2>&1; } \
+      || echo "selenium could not be installed: the review page test will skip (or fail under CI=true)" >&2
+  fi
 fi
 swift test "$@"

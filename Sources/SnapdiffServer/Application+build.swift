@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import SnapdiffCore
 
 /// The `snapdiff serve` application: the index opened and synchronised with the run folders,
@@ -19,8 +20,13 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
     try service.index.synchronize()
     return service
   }
+  let maxUploadBytes = configuration.maxUploadBytes
   return Application(
     router: buildRouter(service),
+    // HTTP/1 with one handler more: `100 Continue` for clients that wait for it (curl over 1 MiB).
+    server: .http1(
+      configuration: HTTP1Channel.Configuration(
+        additionalChannelHandlers: [ExpectContinueHandler(maxBodyBytes: maxUploadBytes)])),
     configuration: ApplicationConfiguration(
       address: .hostname(configuration.host, port: configuration.port),
       serverName: "snapdiff/\(configuration.version)"),

@@ -21,7 +21,10 @@ struct LoopbackServerTests {
     try await withFixture { fixture in
       for index in 0..<6 { try fixture.writeBaseline("a/\(index)", ServerFixture.screen()) }
       try await Self.withServer(fixture.configuration(maxUploadBytes: 64 << 10)) { port in
-        let health = try RawHTTP.send("GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n", port: port)
+        // Raw sockets block: off the concurrency pool, which the in-process server needs.
+        let health = try await offCooperativePool {
+          try RawHTTP.send("GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n", port: port)
+        }
         #expect(health.status == 200 && health.body.contains("\"ok\""))
 
         let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(30)))
@@ -41,15 +44,17 @@ struct LoopbackServerTests {
           body += Array("\(String(chunk.count, radix: 16))\r\n".utf8) + chunk + Array("\r\n".utf8)
         }
         body += Array("0\r\n\r\n".utf8)
-        let huge = try RawHTTP.send(Array(request.utf8) + body, port: port)
+        let huge = try await offCooperativePool { [request, body] in try RawHTTP.send(Array(request.utf8) + body, port: port) }
         #expect(huge.status == 413, "\(huge.head)")
         #expect(try fixture.record(run).snapshots.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.data + "/uploads").isEmpty)
 
         // Without a token, a write addressed to another host name (DNS rebinding) is refused.
-        let rebound = try RawHTTP.send(
-          "POST /api/v1/runs HTTP/1.1\r\nHost: evil.example:\(port)\r\nContent-Type: application/json\r\nContent-Length: 13\r\nConnection: close\r\n\r\n{\"name\":\"x\"}",
-          port: port)
+        let rebound = try await offCooperativePool {
+          try RawHTTP.send(
+            "POST /api/v1/runs HTTP/1.1\r\nHost: evil.example:\(port)\r\nContent-Type: application/json\r\nContent-Length: 13\r\nConnection: close\r\n\r\n{\"name\":\"x\"}",
+            port: port)
+        }
         #expect(rebound.status == 403, "\(rebound.head)")
 
         // Six frames, then six approvals at once: each lands in run.json and the store.

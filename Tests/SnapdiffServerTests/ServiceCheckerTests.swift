@@ -32,7 +32,7 @@ struct ServiceCheckerTests {
         @Sendable func frame(_ image: RGBAImage) -> Frame { Frame(image: image, tree: tree, path: "memory") }
 
         let checker = SnapshotChecker.service(url: url, token: Self.token, runName: "ui suite", branch: "main")
-        let verdicts = try await onThread {
+        let verdicts = try await offCooperativePool {
           [
             try checker.verify(frame(screen), key: Self.key, ignoredElements: []),
             // A second checker of the same service and run name posts to the same run.
@@ -45,7 +45,7 @@ struct ServiceCheckerTests {
         #expect(verdicts[1].message?.contains("has no baseline on the service yet") == true, "\(verdicts[1])")
         #expect(verdicts[1].message?.contains("\(url)/runs/") == true)
 
-        let failed = try await onThread {
+        let failed = try await offCooperativePool {
           try checker.verify(frame(buttonMoved), key: Self.key, ignoredElements: ["clock"])
         }
         #expect(failed.status == .failed)
@@ -55,10 +55,10 @@ struct ServiceCheckerTests {
         #expect(message.contains("diff:     \(url)/api/v1/runs/"), "\(message)")
         // The diff the message links to is there.
         let diffURL = try #require(failed.diffPath)
-        let diff = try await onThread { try Data(contentsOf: URL(string: diffURL)!) }
+        let diff = try await offCooperativePool { try Data(contentsOf: URL(string: diffURL)!) }
         #expect(try PNGDecoder().decode(Array(diff)).size == screen.size)
 
-        let summary = try #require(try await onThread { try checker.closeRun() })
+        let summary = try #require(try await offCooperativePool { try checker.closeRun() })
         #expect(summary.passed == false)
         #expect(summary.counts == ["failed": 1, "new": 1])
         #expect(summary.pageURL == "\(url)/runs/\(summary.id)")
@@ -70,22 +70,24 @@ struct ServiceCheckerTests {
         #expect(String(decoding: settings, as: UTF8.self).contains("clock"))
 
         // The reviewer approves everything on the service; the store has the new frames.
-        let approval = try RawHTTP.send(
+        let approval = try await offCooperativePool {
+          try RawHTTP.send(
           "POST /api/v1/runs/\(summary.id)/approve HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(Self.token)\r\n"
             + "Content-Type: application/json\r\nContent-Length: 13\r\nConnection: close\r\n\r\n{\"all\": true}",
           port: port)
+        }
         #expect(approval.status == 200, "\(approval.body)")
         #expect(try fixture.baseline(Self.key) == buttonMoved)
 
         // The next run (opened anew after the close) passes.
-        let again = try await onThread {
+        let again = try await offCooperativePool {
           [
             try checker.verify(frame(buttonMoved), key: Self.key, ignoredElements: ["clock"]),
             try checker.verify(frame(clockChanged), key: "Home - test_login/Clock", ignoredElements: ["clock"]),
           ]
         }
         #expect(again.map(\.status) == [.passed, .passed])
-        let second = try #require(try await onThread { try checker.closeRun() })
+        let second = try #require(try await offCooperativePool { try checker.closeRun() })
         #expect(second.id != summary.id && second.passed && second.counts == ["passed": 2])
       }
     }
@@ -100,15 +102,17 @@ struct ServiceCheckerTests {
         let url = "http://127.0.0.1:\(port)"
         // A run opened beforehand, as a CI script does with curl, then named to the checker.
         let body = #"{"name": "ci"}"#
-        let opened = try RawHTTP.send(
+        let opened = try await offCooperativePool {
+          try RawHTTP.send(
           "POST /api/v1/runs HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(Self.token)\r\n"
             + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)",
           port: port)
+        }
         let run = try #require(
           (try JSONSerialization.jsonObject(with: Data(opened.body.utf8)) as? [String: Any])?["id"] as? String)
 
         let page = ServicePage(image: ServerFixture.screen([PixelRect(x: 20, y: 10, width: 12, height: 8)]))
-        let failures = try await onThread {
+        let failures = try await offCooperativePool {
           let controller = SnapshotController<ServicePage>(
             testName: "test_login", checker: .service(url: url, token: Self.token, run: run))
           controller.append(allowedPages: { $0 })
@@ -131,7 +135,7 @@ struct ServiceCheckerTests {
     let closedPort = try Self.closedLoopbackPort()
     let frame = Frame(image: ServerFixture.screen(), tree: nil, path: "memory")
     let unreachable = await #expect(throws: ServiceError.self) {
-      try await onThread {
+      try await offCooperativePool {
         try SnapshotChecker.service(url: "http://127.0.0.1:\(closedPort)", token: "x")
           .verify(frame, key: Self.key, ignoredElements: [])
       }
@@ -148,7 +152,7 @@ struct ServiceCheckerTests {
     try await withFixture { fixture in
       try await LoopbackServerTests.withServer(fixture.configuration(token: Self.token)) { port in
         let refused = await #expect(throws: ServiceError.self) {
-          try await onThread {
+          try await offCooperativePool {
             try SnapshotChecker.service(url: "http://127.0.0.1:\(port)", token: "", runName: "no token")
               .verify(frame, key: Self.key, ignoredElements: [])
           }
@@ -202,12 +206,4 @@ final class ServicePage: SnapshotPage, @unchecked Sendable {
     return .frame { Frame(image: image, tree: ServerFixture.tree, path: "memory") }
   }
   var ignoredElements: [ElementIdentifier] { ["clock"] }
-}
-
-/// Runs blocking work (the checker waits on its requests) on a thread of its own, off the
-/// concurrency pool the in-process server shares.
-func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-  try await withCheckedThrowingContinuation { continuation in
-    Thread { continuation.resume(with: Result { try work() }) }.start()
-  }
 }

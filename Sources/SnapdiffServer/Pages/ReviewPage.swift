@@ -72,7 +72,7 @@ enum ReviewPage {
       bar(authRequired: authRequired, title: title.isEmpty ? "run \(record.id)" : title, backLink: true, extra: state)
       + "<div class=\"review-message\" role=\"status\" aria-live=\"polite\" hidden></div>\n"
     html = html.replacingFirst("<body>\n", with: "<body data-run=\"\(attribute(record.id))\">\n" + reviewBar)
-    html = html.replacingFirst("</head>", with: "<style>\n\(barStyles)\(reviewStyles)</style>\n</head>")
+    html = html.replacingFirst("</head>", with: "\(noFavicon)<style>\n\(barStyles)\(reviewStyles)</style>\n</head>")
     html = html.replacingFirst(
       "Image paths are relative to this page's folder, the run folder; review with",
       with: "Served by snapdiff serve from the run's run.json; review here, or with")
@@ -105,8 +105,12 @@ enum ReviewPage {
   private static func head(title: String) -> String {
     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      + "<title>\(text(title))</title>\n<style>\n\(pageStyles)\(barStyles)</style>\n</head>\n"
+      + "<title>\(text(title))</title>\n\(noFavicon)<style>\n\(pageStyles)\(barStyles)</style>\n</head>\n"
   }
+
+  /// An empty icon: without one, every page load makes the browser ask for `/favicon.ico`, a
+  /// route the service does not have, and log the 404 as an error in the page's console.
+  private static let noFavicon = "<link rel=\"icon\" href=\"data:,\">\n"
 
   /// The bar at the top of every page: a link to the run list, a title, the token field.
   private static func bar(authRequired: Bool, title: String, backLink: Bool, extra: String = "") -> String {
@@ -182,6 +186,11 @@ enum ReviewPage {
 
     """#
 
+  /// The review bar's styles, and two fixes to the report's layout that matter once the page has
+  /// buttons: a snapshot scrolled to stops below the sticky toolbar however many rows it wraps
+  /// to (`--toolbar-height`, measured by the script), and in slider mode the stage clips the
+  /// invisible range input's 100vh-tall thumb, which otherwise overflows the stage and takes the
+  /// clicks meant for the view-mode and review buttons above a short image.
   private static let reviewStyles = #"""
     .review-message { margin: 0; padding: 8px 24px; background: var(--code); border-bottom: 1px solid var(--line); }
     .review-message.problem { color: var(--failed); }
@@ -192,6 +201,8 @@ enum ReviewPage {
     .review-actions button.reject { border-color: var(--rejected); color: var(--rejected); }
     .review-actions button:disabled { opacity: 0.5; cursor: wait; }
     .snap.current-snap { outline: 2px solid var(--accent); outline-offset: 2px; }
+    .snap { scroll-margin-top: calc(var(--toolbar-height, 110px) + 12px); }
+    .viewer[data-mode="slider"] .stage { overflow: hidden; }
     .shortcuts { color: var(--muted); font-size: 0.88em; }
 
     """#
@@ -323,6 +334,14 @@ enum ReviewPage {
           all.appendChild(b);
           toolbar.appendChild(all);
         }
+        // The toolbar sticks to the top and, with the review controls, wraps to two or three
+        // rows: a snapshot scrolled to (j/k, a #link) stops below it, not under it.
+        var measure = function () {
+          document.documentElement.style.setProperty("--toolbar-height", toolbar.offsetHeight + "px");
+        };
+        measure();
+        if (window.ResizeObserver) new ResizeObserver(measure).observe(toolbar);
+        else window.addEventListener("resize", measure);
       }
       var current = -1;
       function visible() { return cards.filter(function (c) { return c.offsetParent !== null; }); }

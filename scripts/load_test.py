@@ -1,0 +1,449 @@
+#!/usr/bin/env python3
+"""A load test of `snapdiff serve`: one run, N frames posted from C concurrent clients, bounded in
+count and time, then the figures a capacity plan needs.
+
+  scripts/load_test.py [--snapdiff PATH] [--frames 300] [--clients 8] [--timeout 300]
+      Starts `snapdiff serve` (PATH: a release build, ideally) on 127.0.0.1 and a free port, with
+      a token, over a baseline store it prepares in a temporary folder, and stops it afterwards.
+
+  scripts/load_test.py --url http://127.0.0.1:PORT --baselines DIR [--token T] [--pid PID] ...
+      Against a server already running (on loopback only); its store DIR gets this test's baselines
+      under `load-test/`, and --pid lets it read the server's peak memory.
+
+The frames are 390x844 phone-screen-like PNGs drawn with zlib and struct (a few variants, with a
+noisy "photo" so that they weigh what screenshots weigh): half equal to their baseline, about a
+third changed, the rest new (no baseline). Each client keeps one HTTP/1.1 connection and PUTs
+frames as image/png until all are sent or the time is up; each verdict must be 200 with the
+expected status (passed, failed or new). Then the run is closed and its counts checked.
+
+Prints the errors (there must be none), latency p50/p95/p99/max, frames per second, and the
+server's peak resident memory (VmHWM in /proc/PID/status). Exit status 0 with no error, 1 with
+any (a failed request, a wrong verdict, a frame not sent in time, wrong counts), 2 when it cannot
+run. Python's standard library only (threading, http.client).
+"""
+
+import argparse
+import http.client
+import json
+import math
+import os
+import queue
+import random
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import zlib
+
+WIDTH, HEIGHT = 390, 844
+
+
+class CannotRun(Exception):
+    """The test cannot start: no server binary, a server that does not come up, bad arguments."""
+
+
+def log(message):
+    print(f"load_test: {message}", file=sys.stderr, flush=True)
+
+
+# MARK: Frames
+
+
+def png(width, height, rows):
+    """An 8-bit RGB PNG of `rows` (bytes of width*3 each), compressed as screenshots usually are."""
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    raw = b"".join(b"\x00" + row for row in rows)
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
+
+
+def phone_screen(seed, accent, shifted=False, banner=False):
+    """A phone screen: status and title bars, a noisy "photo" (seeded, so equal seeds give equal
+    bytes), rows of "text", a button in `accent`; `shifted` and `banner` are the kinds of change
+    a UI goes through."""
+    rects = [
+        (0, 0, WIDTH, 44, (246, 248, 250)),
+        (16, 14, 40, 16, (31, 35, 40)),
+        (16, 60, 180, 24, (31, 35, 40)),
+        (0, 100, WIDTH, 1, (209, 217, 224)),
+        (24, 620, WIDTH - 48, 52, accent),
+        (150, 638, 90, 16, (255, 255, 255)),
+    ]
+    top = 360 + (24 if shifted else 0)
+    for line in range(7):
+        rects.append((24, top + line * 34, 300 - (line * 37) % 120, 12, (89, 99, 110)))
+    if banner:
+        rects.append((0, 720, WIDTH, 60, (255, 223, 93)))
+    generator = random.Random(seed)
+    photo_top, photo_height, photo_left, photo_width = 116, 220, 16, WIDTH - 32
+    background = bytes((255, 255, 255)) * WIDTH
+    rows = []
+    for y in range(HEIGHT):
+        row = bytearray(background)
+        if photo_top <= y < photo_top + photo_height:
+            # A gradient with a little grain: compresses like a photo, not like flat colour.
+            base = bytes(
+                min(255, (x * 255 // photo_width + y + c * 40) % 256) for x in range(photo_width) for c in range(3)
+            )
+            grain = generator.randbytes(photo_width * 3)
+            row[photo_left * 3 : (photo_left + photo_width) * 3] = bytes(
+                (b + (g & 15)) & 255 for b, g in zip(base, grain)
+            )
+        for x, top_y, w, h, color in rects:
+            if top_y <= y < top_y + h:
+                row[x * 3 : (x + w) * 3] = bytes(color) * w
+        rows.append(bytes(row))
+    return png(WIDTH, HEIGHT, rows)
+
+
+def make_frames(count):
+    """`count` frames as (key, baseline bytes or None, frame bytes, expected status): half equal,
+    about a third changed, the rest new; from four screens and their changed versions."""
+    log("drawing frames...")
+    screens = [phone_screen(seed, accent) for seed, accent in enumerate([(9, 105, 218), (26, 127, 55), (130, 80, 223), (191, 135, 0)])]
+    changed = [
+        phone_screen(0, (207, 34, 46)),  # the button's colour
+        phone_screen(1, (26, 127, 55), shifted=True),  # the text moved
+        phone_screen(2, (130, 80, 223), banner=True),  # a banner appeared
+        phone_screen(3, (191, 135, 0), shifted=True, banner=True),
+    ]
+    frames = []
+    for index in range(count):
+        screen = index % len(screens)
+        key = f"load-test/Screen {index:04d} - test_load/Screen {index:04d}"
+        kind = index % 6  # 0–2 equal, 3–4 changed, 5 new
+        if kind < 3:
+            frames.append((key, screens[screen], screens[screen], "passed"))
+        elif kind < 5:
+            frames.append((key, screens[screen], changed[screen], "failed"))
+        else:
+            frames.append((key, None, changed[screen], "new"))
+    sizes = sorted(len(f[2]) for f in frames)
+    log(f"{count} frames of {WIDTH}x{HEIGHT}, {sizes[0] // 1024}–{sizes[-1] // 1024} KiB each")
+    return frames
+
+
+def write_baselines(store, frames):
+    for key, baseline, _, _ in frames:
+        if baseline is None:
+            continue
+        path = os.path.join(store, key + ".png")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as file:
+            file.write(baseline)
+
+
+# MARK: The server
+
+
+class Server:
+    """`snapdiff serve` on 127.0.0.1 and a port the kernel picks, stopped with SIGTERM (SIGINT is
+    ignored by processes started in the background of a non-interactive shell)."""
+
+    def __init__(self, executable, workspace, token):
+        environment = dict(os.environ, SNAPDIFF_TOKEN=token)
+        environment.pop("CI", None)
+        self.log_path = os.path.join(workspace, "serve.log")
+        self.log_file = open(self.log_path, "wb")
+        self.process = subprocess.Popen(
+            [executable, "serve", "--host", "127.0.0.1", "--port", "0", "--baselines", "baselines", "--data", ".snapdiff"],
+            cwd=workspace,
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=self.log_file,
+        )
+        line = self.process.stdout.readline().decode(errors="replace")
+        marker = "listening on "
+        if marker not in line:
+            self.stop()
+            raise CannotRun(f"snapdiff serve did not start: {line.strip() or 'no output'}: {self.errors()}")
+        self.url = line.split(marker, 1)[1].split()[0].rstrip("/")
+        self.pid = self.process.pid
+
+    def errors(self):
+        self.log_file.flush()
+        with open(self.log_path, "rb") as file:
+            return file.read()[-2000:].decode(errors="replace")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log_file.close()
+
+
+def memory_kib(pid, field):
+    """A `/proc/PID/status` figure in KiB (VmHWM: peak resident; VmRSS: resident now), or None."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+# MARK: The clients
+
+
+class Client:
+    """One keep-alive HTTP/1.1 connection, reopened if the server closes it."""
+
+    def __init__(self, url, token):
+        parsed = urllib.parse.urlsplit(url)
+        if parsed.hostname not in ("127.0.0.1", "localhost", "::1"):
+            raise CannotRun(f"{url}: this load test only targets loopback servers")
+        self.host, self.port = parsed.hostname, parsed.port or 80
+        self.headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.connection = None
+
+    def request(self, method, path, body=None, content_type=None, timeout=60):
+        headers = dict(self.headers)
+        if content_type:
+            headers["Content-Type"] = content_type
+        for attempt in (1, 2):
+            if self.connection is None:
+                self.connection = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+            elif self.connection.sock is not None:
+                self.connection.sock.settimeout(timeout)  # what is left of the test's time
+            try:
+                self.connection.request(method, path, body=body, headers=headers)
+                response = self.connection.getresponse()
+                data = response.read()
+                if response.getheader("Connection", "").lower() == "close":
+                    self.close()
+                return response.status, data
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                # A keep-alive connection the server closed in between: once more on a new one.
+                self.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    def close(self):
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+
+def snapshot_path(run, key):
+    return f"/api/v1/runs/{urllib.parse.quote(run, safe='')}/snapshots/{urllib.parse.quote(key, safe='')}"
+
+
+def post_frames(url, token, run, frames, clients, deadline):
+    """Posts every frame from `clients` threads; returns (latencies in s, errors, wall seconds)."""
+    work = queue.Queue()
+    for frame in frames:
+        work.put(frame)
+    latencies, errors = [], []
+    finished = [0]  # frames taken from the queue that got an answer or an error
+    lock = threading.Lock()
+
+    def worker():
+        client = Client(url, token)
+        try:
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                try:
+                    key, _, data, expected = work.get_nowait()
+                except queue.Empty:
+                    return
+                started = time.monotonic()
+                try:
+                    status, body = client.request("PUT", snapshot_path(run, key), data, "image/png", timeout=remaining)
+                except Exception as error:  # a timeout, a refused or dropped connection
+                    client.close()
+                    with lock:
+                        errors.append(f"{key}: {type(error).__name__}: {error}")
+                        finished[0] += 1
+                    continue
+                elapsed = time.monotonic() - started
+                problem = None
+                if status != 200:
+                    problem = f"HTTP {status}: {body[:200]!r}"
+                else:
+                    try:
+                        verdict = json.loads(body).get("status")
+                    except ValueError:
+                        verdict = f"not JSON: {body[:100]!r}"
+                    if verdict != expected:
+                        problem = f"status {verdict!r}, expected {expected!r}"
+                with lock:
+                    latencies.append(elapsed)
+                    finished[0] += 1
+                    if problem:
+                        errors.append(f"{key}: {problem}")
+        finally:
+            client.close()
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=worker, name=f"client-{n}", daemon=True) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(max(0.0, deadline - time.monotonic()) + 5)
+    wall = time.monotonic() - started
+    with lock:
+        taken = len(frames) - work.qsize()
+        if taken > finished[0]:
+            errors.append(f"{taken - finished[0]} requests still unanswered when the --timeout passed")
+    while not work.empty():
+        errors.append(f"{work.get_nowait()[0]}: not sent before the --timeout")
+    return latencies, errors, wall
+
+
+def percentile(sorted_values, fraction):
+    """The nearest-rank percentile of already sorted values."""
+    if not sorted_values:
+        return float("nan")
+    rank = max(1, min(len(sorted_values), math.ceil(fraction * len(sorted_values))))
+    return sorted_values[rank - 1]
+
+
+def cpu_seconds(pid):
+    """The process's user + system CPU time so far (/proc/PID/stat), or None."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--snapdiff", help="the snapdiff executable to start (default: snapdiff on PATH, else .build/release/snapdiff)")
+    parser.add_argument("--url", help="a running server on loopback, instead of starting one")
+    parser.add_argument("--baselines", help="with --url: the server's baseline store")
+    parser.add_argument("--token", help="with --url: the server's token, if it has one")
+    parser.add_argument("--pid", type=int, help="with --url: the server's process id, to read its peak memory")
+    parser.add_argument("--frames", type=int, default=300, help="frames to post (default 300)")
+    parser.add_argument("--clients", type=int, default=8, help="concurrent clients (default 8)")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds for the whole test (default 300)")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    arguments = parser.parse_args()
+    if arguments.frames < 1 or arguments.clients < 1 or arguments.timeout <= 0:
+        parser.error("--frames and --clients must be at least 1, --timeout positive")
+
+    deadline = time.monotonic() + arguments.timeout
+    scratch = tempfile.mkdtemp(prefix="snapdiff-load-")
+    server = None
+    try:
+        frames = make_frames(arguments.frames)
+        if arguments.url:
+            if not arguments.baselines:
+                raise CannotRun("--url needs --baselines (the server's store, where the baselines go)")
+            url, token, pid = arguments.url.rstrip("/"), arguments.token, arguments.pid
+            write_baselines(arguments.baselines, frames)
+        else:
+            executable = arguments.snapdiff or shutil.which("snapdiff")
+            if not executable:
+                root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+                executable = os.path.join(root, ".build", "release", "snapdiff")
+            if not os.access(executable, os.X_OK):
+                raise CannotRun(f"no snapdiff at {executable}: pass --snapdiff (a release build: swift build -c release --product snapdiff)")
+            token = "load-test-" + os.urandom(8).hex()
+            write_baselines(os.path.join(scratch, "baselines"), frames)
+            server = Server(executable, scratch, token)
+            url, pid = server.url, server.pid
+            log(f"snapdiff serve (pid {pid}) at {url}")
+        resident_at_start = memory_kib(pid, "VmRSS") if pid else None
+        cpu_at_start = cpu_seconds(pid) if pid else None
+
+        control = Client(url, token)
+        try:
+            status, body = control.request("POST", "/api/v1/runs", json.dumps({"name": "load-test", "branch": "load"}), "application/json")
+        except (OSError, http.client.HTTPException) as error:
+            raise CannotRun(f"opening a run at {url}: {error}") from None
+        if status != 201:
+            raise CannotRun(f"opening a run: HTTP {status}: {body[:300]!r}")
+        run = json.loads(body)["id"]
+        log(f"run {run}: {len(frames)} frames from {arguments.clients} clients")
+
+        latencies, errors, wall = post_frames(url, token, run, frames, arguments.clients, deadline)
+
+        try:
+            status, body = control.request("POST", f"/api/v1/runs/{urllib.parse.quote(run, safe='')}/close")
+        except (OSError, http.client.HTTPException) as error:
+            status, body = None, str(error).encode()
+        control.close()
+        if status != 200:
+            errors.append(f"closing the run: HTTP {status}: {body[:300]!r}")
+        else:
+            counts = json.loads(body).get("counts", {})
+            expected = {}
+            for _, _, _, kind in frames:
+                expected[kind] = expected.get(kind, 0) + 1
+            if not errors and counts != expected:
+                errors.append(f"the closed run counts {counts}, expected {expected}")
+        peak = memory_kib(pid, "VmHWM") if pid else None
+        cpu_at_end = cpu_seconds(pid) if pid else None
+    except CannotRun as error:
+        log(f"cannot run: {error}")
+        return 2
+    finally:
+        if server:
+            server.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    # Latency as the run grows, in completion order: a per-frame cost that grows with the number
+    # of snapshots already in the run shows here.
+    quarter_p50 = []
+    for quarter in range(4):
+        part = sorted(latencies[quarter * len(latencies) // 4 : (quarter + 1) * len(latencies) // 4])
+        quarter_p50.append(round(percentile(part, 0.5) * 1000, 1) if part else None)
+    latencies.sort()
+    figures = {
+        "frames": len(frames),
+        "clients": arguments.clients,
+        "completed": len(latencies),
+        "errors": len(errors),
+        "seconds": round(wall, 2),
+        "framesPerSecond": round(len(latencies) / wall, 1) if wall > 0 else None,
+        "latencyMs": {
+            "p50": round(percentile(latencies, 0.50) * 1000, 1),
+            "p95": round(percentile(latencies, 0.95) * 1000, 1),
+            "p99": round(percentile(latencies, 0.99) * 1000, 1),
+            "max": round(latencies[-1] * 1000, 1) if latencies else None,
+            "p50ByQuarter": quarter_p50,
+        },
+        "serverPeakRSSMiB": round(peak / 1024, 1) if peak else None,
+        "serverRSSAtStartMiB": round(resident_at_start / 1024, 1) if resident_at_start else None,
+        "serverCPUSeconds": round(cpu_at_end - cpu_at_start, 2) if cpu_at_start is not None and cpu_at_end is not None else None,
+    }
+    if arguments.json:
+        print(json.dumps(figures))
+    else:
+        ms = figures["latencyMs"]
+        print(f"{figures['completed']} of {figures['frames']} frames from {figures['clients']} clients in {figures['seconds']} s: {figures['framesPerSecond']} frames/s")
+        print(f"latency p50 {ms['p50']} ms, p95 {ms['p95']} ms, p99 {ms['p99']} ms, max {ms['max']} ms")
+        print(f"latency p50 by quarter of the run (completion order): {' / '.join(f'{v} ms' for v in ms['p50ByQuarter'])}")
+        if peak:
+            print(f"server peak RSS (VmHWM) {figures['serverPeakRSSMiB']} MiB (at start {figures['serverRSSAtStartMiB']} MiB)")
+        if figures["serverCPUSeconds"] is not None:
+            print(f"server CPU {figures['serverCPUSeconds']} s ({1000 * figures['serverCPUSeconds'] / max(1, len(latencies)):.1f} ms per frame)")
+        print(f"errors: {len(errors)}")
+    for error in errors[:20]:
+        log(f"error: {error}")
+    if len(errors) > 20:
+        log(f"... and {len(errors) - 20} more")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
