@@ -136,6 +136,9 @@ extension HTMLReport {
     .slider::-moz-range-thumb { width: 2px; height: 100vh; border: 0; }
     .viewer[data-mode="blend"] .layer.top { opacity: var(--opacity, 0.5); }
     .viewer[data-mode="toggle"] .stage { cursor: pointer; }
+    /* The slider's invisible thumb is 100vh tall: clipped, it cannot take the clicks meant for
+       the controls above a short image. */
+    .viewer[data-mode="slider"] .stage { overflow: hidden; }
     .viewer[data-mode="toggle"][data-flipped] .layer.top { visibility: hidden; }
 
     .controls { display: none; margin-top: 8px; align-items: center; gap: 8px;

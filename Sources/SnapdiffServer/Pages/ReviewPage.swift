@@ -186,11 +186,9 @@ enum ReviewPage {
 
     """#
 
-  /// The review bar's styles, and two fixes to the report's layout that matter once the page has
-  /// buttons: a snapshot scrolled to stops below the sticky toolbar however many rows it wraps
-  /// to (`--toolbar-height`, measured by the script), and in slider mode the stage clips the
-  /// invisible range input's 100vh-tall thumb, which otherwise overflows the stage and takes the
-  /// clicks meant for the view-mode and review buttons above a short image.
+  /// The review bar's styles, and a fix to the report's layout that matters once the page has
+  /// review buttons: a snapshot scrolled to stops below the sticky toolbar however many rows it
+  /// wraps to (`--toolbar-height`, measured by the script).
   private static let reviewStyles = #"""
     .review-message { margin: 0; padding: 8px 24px; background: var(--code); border-bottom: 1px solid var(--line); }
     .review-message.problem { color: var(--failed); }
@@ -202,7 +200,6 @@ enum ReviewPage {
     .review-actions button:disabled { opacity: 0.5; cursor: wait; }
     .snap.current-snap { outline: 2px solid var(--accent); outline-offset: 2px; }
     .snap { scroll-margin-top: calc(var(--toolbar-height, 110px) + 12px); }
-    .viewer[data-mode="slider"] .stage { overflow: hidden; }
     .shortcuts { color: var(--muted); font-size: 0.88em; }
 
     """#
