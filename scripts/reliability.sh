@@ -2,8 +2,10 @@
 # Everything the README's "Reliability" section describes, in one go:
 #
 #   1. the bad-input matrix, the other bad-input tests and the fuzz regressions (swift test);
-#   2. the five fuzzers for SECONDS_PER_TARGET each (scripts/fuzz/run.sh; default 60);
-#   3. the whole suite under AddressSanitizer, the concurrent parts under ThreadSanitizer
+#   2. crash consistency: `approve` killed with SIGKILL at random moments SNAPDIFF_KILL_ITERATIONS
+#      times (default 300), two approvers at once (swift test --filter ConcurrencyTests);
+#   3. the five fuzzers for SECONDS_PER_TARGET each (scripts/fuzz/run.sh; default 60);
+#   4. the whole suite under AddressSanitizer, the concurrent parts under ThreadSanitizer
 #      (scripts/sanitize.sh).
 #
 #   scripts/reliability.sh [SECONDS_PER_TARGET]
@@ -34,6 +36,9 @@ step() {
 scripts/install-deps.sh
 step "bad-input matrix and fuzz regressions" \
   swift test --scratch-path "$SCRATCH" --filter 'BadInputMatrixTests|BadInputTests|FuzzRegressionTests'
+step "crash consistency: approve killed ${SNAPDIFF_KILL_ITERATIONS:=300} times, concurrent approvers and checks" \
+  env SNAPDIFF_KILL_ITERATIONS="$SNAPDIFF_KILL_ITERATIONS" \
+  swift test --scratch-path "$SCRATCH" --filter 'ConcurrencyTests'
 step "fuzzers (${SECONDS_PER_TARGET} s per target)" scripts/fuzz/run.sh "$SECONDS_PER_TARGET"
 step "AddressSanitizer (whole suite)" scripts/sanitize.sh address
 step "ThreadSanitizer (concurrent parts)" scripts/sanitize.sh thread

@@ -25,7 +25,8 @@ import Testing
 ///   recorded, checked, approved. Names differing only by case, or only by Unicode
 ///   normalisation (NFC and NFD): refused together; either alone is a key.
 /// - Element trees (`treeRows`): 1e12, 1e999, negative sizes, a 1e12 screen, huge arrays, many
-///   children, deep nesting: refused naming the JSON path, or rendered.
+///   children, deep nesting, one identifier repeated down a path (`loopingIdentifiers` also
+///   masks and layout-compares it): refused naming the JSON path, or rendered.
 /// - Numbers: `--ignore` and settings-file regions at the ends of `Int`: a correct result.
 @Suite("bad-input matrix")
 struct BadInputMatrixTests {
@@ -503,10 +504,11 @@ struct BadInputMatrixTests {
       #"{"scale": 1, "screen": \#(screen), \#(extra)"root": {"elementType": "application", "frame": {"x": 0, "y": 0, "width": 40, "height": 30}, "children": \#(kids)}}"#
   }
 
-  static func nested(_ depth: Int) -> String {
+  static func nested(_ depth: Int, identifier: String? = nil) -> String {
+    let id = identifier.map { #""identifier": "\#($0)", "# } ?? ""
     let open = String(
       repeating:
-        #"{"elementType": "other", "frame": {"x": 0, "y": 0, "width": 40, "height": 30}, "children": ["#,
+        #"{\#(id)"elementType": "other", "frame": {"x": 0, "y": 0, "width": 40, "height": 30}, "children": ["#,
       count: depth)
     let leaf = #"{"elementType": "other", "frame": {"x": 0, "y": 0, "width": 1, "height": 1}}"#
     return #"{"scale": 1, "screen": {"width": 40, "height": 30}, "root": "# + open + leaf
@@ -556,6 +558,9 @@ struct BadInputMatrixTests {
           .joined(separator: ",") + "]"),
       problem: nil),
     TreeRow(name: "100 levels deep", json: nested(100), problem: nil),
+    // The nearest a tree gets to a cycle: one identifier at every level of a path, so that a
+    // selector `loop/loop` or layout matching by identifier could chase it.
+    TreeRow(name: "one identifier at all 60 levels of a path", json: nested(60, identifier: "loop"), problem: nil),
     // Foundation's JSON parser stops at 512 nested arrays and objects (two per element level).
     TreeRow(name: "300 levels deep", json: nested(300), problem: ""),
     TreeRow(
@@ -563,6 +568,17 @@ struct BadInputMatrixTests {
       json: String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
       problem: ""),
   ]
+
+  @Test("a tree with one identifier down a path: selectors match each level, layout compares in time")
+  func loopingIdentifiers() throws {
+    let tree = try ElementTree.decode(Array(Self.nested(60, identifier: "loop").utf8), path: "loop.json")
+    #expect(try ElementSelector("loop").matches(in: tree).count == 60)
+    #expect(try ElementSelector("loop/loop").matches(in: tree).count == 59)
+    #expect(LayoutComparison().changes(from: tree, to: tree).isEmpty)
+    var moved = tree
+    moved.root.frame.x = 5
+    #expect(!LayoutComparison().changes(from: tree, to: moved).isEmpty)
+  }
 
   @Test("element trees", arguments: treeRows)
   func tree(_ row: TreeRow) throws {
