@@ -75,7 +75,13 @@ public enum HTMLReport {
     }
     meta.append("record mode <code>\(run.recordMode.rawValue)</code>")
     meta.append(ReportFormat.plural(run.snapshots.count, "snapshot", "snapshots"))
-    if !run.complete { meta.append("a partial run: not every frame was checked") }
+    if run.currentDirectory == RunSession.incomingDirectory {
+      meta.append(
+        run.closedAt == nil
+          ? "open: taking frames from a remote runner" : "a service run: the frames posted to it (none is missing)")
+    } else if !run.complete {
+      meta.append("a partial run: not every frame was checked")
+    }
     html += "<p class=\"meta\">" + meta.joined(separator: " · ") + "</p>\n"
     html += "<ul class=\"counts\">\n"
     for status in statuses {

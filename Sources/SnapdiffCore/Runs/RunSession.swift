@@ -18,7 +18,11 @@ public struct RunSession: Sendable {
 
   /// The folder frames are received in: `<run>/incoming/<key>.png` (and `.tree.json`,
   /// `.snapdiff.json`).
-  public var incoming: String { folder.path + "/incoming" }
+  public var incoming: String { folder.path + "/" + Self.incomingDirectory }
+
+  /// The current folder of every session run, relative to its run folder (what tells a service
+  /// run from a `check` run in `run.json`).
+  public static let incomingDirectory = "incoming"
 
   /// Opens a new run in `runsDirectory`.
   public static func open(
@@ -31,7 +35,7 @@ public struct RunSession: Sendable {
       folder: folder, store: store, options: options, recordMode: recordMode, decoder: decoder, config: config)
     try FileSystem.createDirectories(session.incoming)
     var record = RunRecord(
-      id: folder.id, createdAt: createdAt, currentDirectory: "incoming",
+      id: folder.id, createdAt: createdAt, currentDirectory: Self.incomingDirectory,
       baselinesDirectory: folder.relative(store.root), environment: store.environment,
       recordMode: recordMode, complete: false, snapshots: [])
     record.name = name
