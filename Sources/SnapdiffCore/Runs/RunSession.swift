@@ -15,6 +15,8 @@ public struct RunSession: Sendable {
   public var decoder: PNGDecoder
   /// The project config's ignore rules (regions by key glob), applied as `check` applies them.
   public var config: ProjectConfig
+  /// The record `reopen` read, trusted for the next submission's "is it closed" check.
+  private var freshRecord: RunRecord?
 
   /// The folder frames are received in: `<run>/incoming/<key>.png` (and `.tree.json`,
   /// `.snapdiff.json`).
@@ -46,15 +48,18 @@ public struct RunSession: Sendable {
     return session
   }
 
-  /// Reopens the run in `folder` (its store, environment and record mode come from `run.json`).
+  /// Reopens the run in `folder` (its store, environment and record mode come from `run.json`;
+  /// pass `record` when it was just read, to spare reading it again).
   public static func reopen(
-    _ folder: RunFolder, options: DiffOptions = DiffOptions(), decoder: PNGDecoder = PNGDecoder(),
-    config: ProjectConfig = ProjectConfig()
+    _ folder: RunFolder, record: RunRecord? = nil, options: DiffOptions = DiffOptions(),
+    decoder: PNGDecoder = PNGDecoder(), config: ProjectConfig = ProjectConfig()
   ) throws -> RunSession {
-    let record = try folder.load()
+    let record = try record ?? folder.load()
     let store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
-    return RunSession(
+    var session = RunSession(
       folder: folder, store: store, options: options, recordMode: record.recordMode, decoder: decoder, config: config)
+    session.freshRecord = record
+    return session
   }
 
   private init(
@@ -81,7 +86,11 @@ public struct RunSession: Sendable {
     throws -> SnapshotRecord
   {
     let key = try SnapshotKey(rawKey)
-    guard try folder.load().closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
+    // Refused before anything is written or compared (the run's copies of a closed run's frames
+    // must not change); a session reopened from a record just read spares decoding it again.
+    guard try (freshRecord ?? folder.load()).closedAt == nil else {
+      throw RunError("run \(folder.id) is closed: open a new run")
+    }
     guard png != nil || tree != nil else { throw RunError("'\(rawKey)': send a PNG frame, an element tree, or both") }
     if let png { _ = try decoder.decode(png, path: rawKey) }
     let base = incoming + "/" + key.relativePath(suffix: "")
@@ -106,6 +115,8 @@ public struct RunSession: Sendable {
       options: options, config: config, recordMode: recordMode, jobs: 1, decoder: decoder)
     let snapshot = checker.check(key, currentPath: framePath, folder: folder)
     _ = try folder.update { record in
+      // Closed since it was read: the verdict is not recorded.
+      guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
       // By bytes: NFC and NFD spellings of a name are two keys (two files).
       record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
       record.snapshots.append(snapshot)

@@ -79,7 +79,8 @@ final class RunService: Sendable {
       }
     }
     let session = try RunSession.reopen(
-      folder, options: configuration.options, decoder: configuration.decoder, config: configuration.config)
+      folder, record: record, options: configuration.options, decoder: configuration.decoder,
+      config: configuration.config)
     let snapshot: SnapshotRecord
     do {
       snapshot = try session.submit(key: key.rawValue, png: frame.png, tree: frame.tree, settings: frame.settings)
