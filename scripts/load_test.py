@@ -28,23 +28,16 @@ import json
 import math
 import os
 import queue
-import random
 import shutil
-import signal
-import struct
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 import urllib.parse
-import zlib
+
+from serve_support import CannotRun, Server, phone_screen
 
 WIDTH, HEIGHT = 390, 844
-
-
-class CannotRun(Exception):
-    """The test cannot start: no server binary, a server that does not come up, bad arguments."""
 
 
 def log(message):
@@ -54,66 +47,19 @@ def log(message):
 # MARK: Frames
 
 
-def png(width, height, rows):
-    """An 8-bit RGB PNG of `rows` (bytes of width*3 each), compressed as screenshots usually are."""
-
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    raw = b"".join(b"\x00" + row for row in rows)
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
-
-
-def phone_screen(seed, accent, shifted=False, banner=False):
-    """A phone screen: status and title bars, a noisy "photo" (seeded, so equal seeds give equal
-    bytes), rows of "text", a button in `accent`; `shifted` and `banner` are the kinds of change
-    a UI goes through."""
-    rects = [
-        (0, 0, WIDTH, 44, (246, 248, 250)),
-        (16, 14, 40, 16, (31, 35, 40)),
-        (16, 60, 180, 24, (31, 35, 40)),
-        (0, 100, WIDTH, 1, (209, 217, 224)),
-        (24, 620, WIDTH - 48, 52, accent),
-        (150, 638, 90, 16, (255, 255, 255)),
-    ]
-    top = 360 + (24 if shifted else 0)
-    for line in range(7):
-        rects.append((24, top + line * 34, 300 - (line * 37) % 120, 12, (89, 99, 110)))
-    if banner:
-        rects.append((0, 720, WIDTH, 60, (255, 223, 93)))
-    generator = random.Random(seed)
-    photo_top, photo_height, photo_left, photo_width = 116, 220, 16, WIDTH - 32
-    background = bytes((255, 255, 255)) * WIDTH
-    rows = []
-    for y in range(HEIGHT):
-        row = bytearray(background)
-        if photo_top <= y < photo_top + photo_height:
-            # A gradient with a little grain: compresses like a photo, not like flat colour.
-            base = bytes(
-                min(255, (x * 255 // photo_width + y + c * 40) % 256) for x in range(photo_width) for c in range(3)
-            )
-            grain = generator.randbytes(photo_width * 3)
-            row[photo_left * 3 : (photo_left + photo_width) * 3] = bytes(
-                (b + (g & 15)) & 255 for b, g in zip(base, grain)
-            )
-        for x, top_y, w, h, color in rects:
-            if top_y <= y < top_y + h:
-                row[x * 3 : (x + w) * 3] = bytes(color) * w
-        rows.append(bytes(row))
-    return png(WIDTH, HEIGHT, rows)
-
-
 def make_frames(count):
     """`count` frames as (key, baseline bytes or None, frame bytes, expected status): half equal,
     about a third changed, the rest new; from four screens and their changed versions."""
     log("drawing frames...")
-    screens = [phone_screen(seed, accent) for seed, accent in enumerate([(9, 105, 218), (26, 127, 55), (130, 80, 223), (191, 135, 0)])]
+    screens = [
+        phone_screen(accent, photo_seed=seed)
+        for seed, accent in enumerate([(9, 105, 218), (26, 127, 55), (130, 80, 223), (191, 135, 0)])
+    ]
     changed = [
-        phone_screen(0, (207, 34, 46)),  # the button's colour
-        phone_screen(1, (26, 127, 55), shifted=True),  # the text moved
-        phone_screen(2, (130, 80, 223), banner=True),  # a banner appeared
-        phone_screen(3, (191, 135, 0), shifted=True, banner=True),
+        phone_screen((207, 34, 46), photo_seed=0),  # the button's colour
+        phone_screen((26, 127, 55), shifted=True, photo_seed=1),  # the text moved
+        phone_screen((130, 80, 223), banner=True, photo_seed=2),  # a banner appeared
+        phone_screen((191, 135, 0), shifted=True, banner=True, photo_seed=3),
     ]
     frames = []
     for index in range(count):
@@ -141,47 +87,7 @@ def write_baselines(store, frames):
             file.write(baseline)
 
 
-# MARK: The server
-
-
-class Server:
-    """`snapdiff serve` on 127.0.0.1 and a port the kernel picks, stopped with SIGTERM (SIGINT is
-    ignored by processes started in the background of a non-interactive shell)."""
-
-    def __init__(self, executable, workspace, token):
-        environment = dict(os.environ, SNAPDIFF_TOKEN=token)
-        environment.pop("CI", None)
-        self.log_path = os.path.join(workspace, "serve.log")
-        self.log_file = open(self.log_path, "wb")
-        self.process = subprocess.Popen(
-            [executable, "serve", "--host", "127.0.0.1", "--port", "0", "--baselines", "baselines", "--data", ".snapdiff"],
-            cwd=workspace,
-            env=environment,
-            stdout=subprocess.PIPE,
-            stderr=self.log_file,
-        )
-        line = self.process.stdout.readline().decode(errors="replace")
-        marker = "listening on "
-        if marker not in line:
-            self.stop()
-            raise CannotRun(f"snapdiff serve did not start: {line.strip() or 'no output'}: {self.errors()}")
-        self.url = line.split(marker, 1)[1].split()[0].rstrip("/")
-        self.pid = self.process.pid
-
-    def errors(self):
-        self.log_file.flush()
-        with open(self.log_path, "rb") as file:
-            return file.read()[-2000:].decode(errors="replace")
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log_file.close()
+# MARK: The server (started by serve_support.Server)
 
 
 def memory_kib(pid, field):

@@ -33,75 +33,25 @@ import json
 import os
 import shutil
 import signal
-import struct
-import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
-import zlib
+
+from serve_support import CannotRun, Server, phone_screen
 
 
 class CheckFailed(Exception):
     """A check of the page did not hold: the review page (or the server) has a bug."""
 
 
-class CannotRun(Exception):
-    """The check cannot start: a missing tool, a server that does not come up, bad arguments."""
-
-
 def log(message):
     print(f"review_page_check: {message}", file=sys.stderr, flush=True)
 
 
-# MARK: Frames
-
-
-def png(width, height, rows):
-    """An 8-bit RGB PNG of `rows` (bytes of width*3 each)."""
-
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    raw = b"".join(b"\x00" + row for row in rows)
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
-
-
-def phone_screen(accent, shifted=False, banner=False, width=390, height=844):
-    """A phone-screen-like frame (390x844; shorter, an element-sized strip): a status bar, a title
-    bar, rows of "text", a button in `accent`; `shifted` moves the text block, `banner` adds a
-    coloured banner. Different arguments give frames that differ in a few areas, like a real UI
-    change."""
-    rects = [
-        (0, 0, width, 44, (246, 248, 250)),  # status bar
-        (16, 14, 40, 16, (31, 35, 40)),  # clock
-        (0, 44, width, 56, (255, 255, 255)),
-        (16, 60, 180, 24, (31, 35, 40)),  # title
-        (0, 100, width, 1, (209, 217, 224)),
-    ]
-    top = (140 if height > 300 else 20) + (24 if shifted else 0)
-    for line in range(12):
-        rects.append((24, top + line * 34, 300 - (line * 37) % 120, 12, (89, 99, 110)))
-    rects.append((24, 620, width - 48, 52, accent))  # the button
-    rects.append((150, 638, 90, 16, (255, 255, 255)))  # its label
-    if banner:
-        rects.append((0, 720, width, 60, (255, 223, 93)))
-    background = bytes((255, 255, 255)) * width
-    rows = []
-    for y in range(height):
-        row = bytearray(background)
-        for x, top_y, w, h, color in rects:
-            if top_y <= y < top_y + h and x < width:
-                w = min(w, width - x)  # clipped to the screen, so that every row is width*3 bytes
-                row[x * 3 : (x + w) * 3] = bytes(color) * w
-        rows.append(bytes(row))
-    return png(width, height, rows)
-
-
-# MARK: The server and its API
+# MARK: The API (frames and the server: serve_support.py)
 
 
 class API:
@@ -152,49 +102,6 @@ def find_snapdiff(given):
         if os.access(candidate, os.X_OK):
             return candidate
     raise CannotRun("no snapdiff found: pass --snapdiff PATH, or build it (swift build --product snapdiff)")
-
-
-class Server:
-    """`snapdiff serve` on 127.0.0.1 and a port the kernel picks, stopped with SIGTERM (SIGINT is
-    ignored by processes started in the background of a non-interactive shell)."""
-
-    def __init__(self, executable, workspace, token):
-        environment = dict(os.environ, SNAPDIFF_TOKEN=token)
-        environment.pop("CI", None)
-        self.log_path = os.path.join(workspace, "serve.log")
-        self.log_file = open(self.log_path, "wb")
-        self.process = subprocess.Popen(
-            [executable, "serve", "--host", "127.0.0.1", "--port", "0", "--baselines", "baselines", "--data", ".snapdiff"],
-            cwd=workspace,
-            env=environment,
-            stdout=subprocess.PIPE,
-            stderr=self.log_file,
-        )
-        self.url = self._wait_for_address()
-
-    def _wait_for_address(self):
-        # The first line says where it listens: "snapdiff serve: listening on http://127.0.0.1:PORT/ (API: /api/v1)".
-        line = self.process.stdout.readline().decode(errors="replace")
-        marker = "listening on "
-        if marker not in line:
-            self.stop()
-            raise CannotRun(f"snapdiff serve did not start: {line.strip() or 'no output'}; {self.errors()}")
-        return line.split(marker, 1)[1].split()[0].rstrip("/")
-
-    def errors(self):
-        self.log_file.flush()
-        with open(self.log_path, "rb") as file:
-            return file.read()[-2000:].decode(errors="replace")
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log_file.close()
 
 
 def prepare_run(workspace, api):
