@@ -92,7 +92,17 @@ public struct RunSession: Sendable {
       throw RunError("run \(folder.id) is closed: open a new run")
     }
     guard png != nil || tree != nil else { throw RunError("'\(rawKey)': send a PNG frame, an element tree, or both") }
-    if let png { _ = try decoder.decode(png, path: rawKey) }
+    if let png {
+      // A frame that cannot be decoded is refused before anything is recorded. One equal to its
+      // baseline byte for byte (most frames of most runs) is compared without decoding, so its
+      // header is enough here.
+      let baseline = try store.locate(key).flatMap { try? FileIO.read($0.path) }
+      if baseline == png {
+        _ = try decoder.header(of: png, path: rawKey)
+      } else {
+        _ = try decoder.decode(png, path: rawKey)
+      }
+    }
     let base = incoming + "/" + key.relativePath(suffix: "")
     try FileSystem.createDirectories(String(base[..<base.lastIndex(of: "/")!]))
     let framePath: String
