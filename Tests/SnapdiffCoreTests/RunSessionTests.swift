@@ -116,3 +116,38 @@ struct BaselineCacheTests {
     }
   }
 }
+
+@Suite("run record cache")
+struct RunRecordCacheTests {
+  @Test("an unchanged run.json is served from the cache; any rewrite, by snapdiff or another tool, is read again")
+  func staysFresh() throws {
+    try withTemporaryDirectory { folder in
+      let store = try BaselineStore(root: folder + "/baselines")
+      let white = RGBAImage(width: 4, height: 4, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
+      let session = try RunSession.open(runsDirectory: folder + "/runs", store: store, name: "first")
+      try session.submit(key: "a/one", png: PNGEncoder().encode(white))
+      let run = session.folder
+      #expect(try run.load().snapshots.map(\.key) == ["a/one"])
+      #expect(try run.load() == run.load())
+
+      // Another process's update (here another RunFolder value on the same path).
+      let other = RunFolder(path: run.path)
+      try other.update { $0.name = "second" }
+      #expect(try run.load().name == "second")
+
+      // A tool that rewrites the file in place, keeping its inode.
+      var edited = try run.load()
+      edited.name = "third"
+      let bytes = try edited.encoded()
+      let handle = try #require(FileHandle(forWritingAtPath: run.recordPath))
+      handle.truncateFile(atOffset: 0)
+      handle.write(Data(bytes))
+      handle.closeFile()
+      #expect(try run.load().name == "third")
+
+      // Removed: the cache does not pretend it is still there.
+      try FileManager.default.removeItem(atPath: run.recordPath)
+      #expect(throws: RunError.self) { try run.load() }
+    }
+  }
+}

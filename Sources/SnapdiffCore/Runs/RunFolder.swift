@@ -65,9 +65,13 @@ public struct RunFolder: Sendable {
     try FileSystem.replaceSymbolicLink(at: runs + "/last", pointingTo: id)
   }
 
+  /// The run's `run.json`, decoded (or as last decoded, while the file is unchanged: see
+  /// `RunRecordCache`).
   public func load() throws -> RunRecord {
     guard FileSystem.isFile(recordPath) else { throw RunError("\(recordPath): no run record here") }
-    return try RunRecord.decode(FileIO.read(recordPath, limit: 1 << 30), path: recordPath)
+    return try RunRecordCache.shared.record(at: recordPath) {
+      try RunRecord.decode(FileIO.read(recordPath, limit: 1 << 30), path: recordPath)
+    }
   }
 
   public func save(_ record: RunRecord) throws {
@@ -82,6 +86,8 @@ public struct RunFolder: Sendable {
       var record = try load()
       try change(&record)
       try save(record)
+      // Under the lock no other writer can replace the file between the save and this.
+      RunRecordCache.shared.wrote(record, to: recordPath)
       return record
     }
   }
