@@ -129,7 +129,7 @@ public struct LocalSnapshotChecker: Sendable {
   }
 
   /// Writes the skip of `key` to the frames folder, so `snapdiff check` reports it.
-  func recordSkip(key rawKey: String, reason: String) throws {
+  public func recordSkip(key rawKey: String, reason: String) throws {
     let key = try SnapshotKey(rawKey)
     // A frame left from an earlier run would be checked as if it had been taken now.
     for suffix in [".png", ".tree.json", ".snapdiff.json"] {

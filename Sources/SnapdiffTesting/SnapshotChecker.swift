@@ -90,10 +90,13 @@ public struct SnapshotChecker: Sendable {
     }
   }
 
-  /// Records that `key` was skipped: in the frames folder for `snapdiff check`; a service run
-  /// has no record of skips (the test log says so).
+  /// Records that `key` was skipped: in the frames folder for `snapdiff check`, or in the
+  /// service's run.
   func recordSkip(key: String, reason: String) throws {
-    if case .local(let local) = backend { try local.recordSkip(key: key, reason: reason) }
+    switch backend {
+    case .local(let local): try local.recordSkip(key: key, reason: reason)
+    case .service(let service): try service.recordSkip(key: key, reason: reason)
+    }
   }
 
   /// Closes the service run this checker posts to, if it opened one (see

@@ -29,6 +29,28 @@ struct RunSessionTests {
     }
   }
 
+  @Test("a skip is recorded with its reason, replaces a frame sent earlier, and is refused once closed")
+  func skips() throws {
+    try withTemporaryDirectory { folder in
+      let store = try BaselineStore(root: folder + "/baselines")
+      let white = RGBAImage(width: 4, height: 4, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
+      try store.write(try PNGEncoder().encode(white), for: SnapshotKey("a/home"))
+      let session = try RunSession.open(runsDirectory: folder + "/runs", store: store)
+      try session.submit(key: "a/home", png: PNGEncoder().encode(white))
+      let skipped = try session.skip(key: "a/home", reason: "page 'home' is not allowed")
+      #expect(skipped.status == .skipped && skipped.skipReason == "page 'home' is not allowed")
+      #expect(skipped.baseline != nil)
+      #expect(!FileSystem.isFile(session.incoming + "/a/home.png"))
+      #expect(FileSystem.isFile(session.incoming + "/a/home.skipped.json"))
+      #expect(throws: RunError.self) { try session.skip(key: "a/x", reason: "") }
+      #expect(throws: RunError.self) { try session.skip(key: "a/x", reason: "two\nlines") }
+      #expect(throws: KeyError.self) { try session.skip(key: "../x", reason: "r") }
+      let run = try session.close()
+      #expect(run.snapshots.map(\.status) == [.skipped])
+      #expect(throws: RunError.self) { try session.skip(key: "a/late", reason: "r") }
+    }
+  }
+
   @Test("the project config's ignore rules apply to session frames, by key glob, as in check")
   func configIgnoreRules() throws {
     try withTemporaryDirectory { folder in

@@ -37,7 +37,8 @@ struct OpenAPITests {
       "POST /api/v1/runs/{run}/close", "POST /api/v1/runs/{run}/approve", "POST /api/v1/runs/{run}/reject",
       "PUT /api/v1/runs/{run}/snapshots/{key}", "GET /api/v1/runs/{run}/snapshots/{key}",
       "GET /api/v1/runs/{run}/snapshots/{key}/{image}", "POST /api/v1/runs/{run}/snapshots/{key}/approve",
-      "POST /api/v1/runs/{run}/snapshots/{key}/reject", "GET /", "GET /runs/{run}",
+      "POST /api/v1/runs/{run}/snapshots/{key}/reject", "POST /api/v1/runs/{run}/snapshots/{key}/skip", "GET /",
+      "GET /runs/{run}",
     ]
     #expect(try Self.operations() == served)
 

@@ -119,11 +119,17 @@ struct ServiceCheckerTests {
           var messages: [String] = []
           controller.onFailure = { messages.append($0) }
           controller.takeSnapshot("Home", id: "Home", page: page, in: page)
+          // A page the controller does not allow: skipped, and the skip recorded in the run.
+          let skipped = controller.takeSnapshot("Other", id: "Other", page: ServicePage(image: page.image), in: page)
+          #expect(skipped.status == .skipped)
           return messages
         }
         #expect(failures.count == 1)
         #expect(failures.first?.contains("Snapshot 'Home - test_login/Home' does not match its baseline on the service") == true)
-        #expect(try fixture.record(run).snapshots.map(\.key) == [Self.key])
+        let snapshots = try fixture.record(run).snapshots
+        #expect(snapshots.map(\.key) == ["Home - test_login/Home", "Other - test_login/Other"])
+        #expect(snapshots.map(\.status) == [.failed, .skipped])
+        #expect(snapshots.last?.skipReason?.contains("is not an allowed page") == true, "\(snapshots)")
         #expect(try fixture.record(run).closedAt == nil, "a run the script opened is the script's to close")
       }
     }

@@ -137,6 +137,40 @@ public struct RunSession: Sendable {
     return snapshot
   }
 
+  /// Records that the test skipped `key` (a page that may not take snapshots, or has no shooter),
+  /// with the reason: the run lists it as `skipped`, as `check` lists a frames folder's
+  /// `<key>.skipped.json`. A frame received earlier for the key is dropped.
+  ///
+  /// - Throws: `KeyError` for a key that could leave the store, `RunError` when the run is closed
+  ///   or the reason is empty, longer than 1000 bytes or holds control characters.
+  @discardableResult
+  public func skip(key rawKey: String, reason: String) throws -> SnapshotRecord {
+    let key = try SnapshotKey(rawKey)
+    guard !reason.isEmpty, reason.utf8.count <= 1000,
+      !reason.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+    else {
+      throw RunError("'\(rawKey)': a skip needs a reason of 1 to 1000 bytes, on one line")
+    }
+    guard try (freshRecord ?? folder.load()).closedAt == nil else {
+      throw RunError("run \(folder.id) is closed: open a new run")
+    }
+    var snapshot = SnapshotRecord(key: key.rawValue, status: .skipped)
+    snapshot.skipReason = reason
+    snapshot.baseline = try store.locate(key).map { folder.relative($0.path) }
+    _ = try folder.update { record in
+      guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
+      record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
+      record.snapshots.append(snapshot)
+      record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
+    }
+    let base = incoming + "/" + key.relativePath(suffix: "")
+    for suffix in [".png", ".tree.json", ".snapdiff.json"] { try FileSystem.remove(base + suffix) }
+    try FileSystem.createDirectories(String(base[..<base.lastIndex(of: "/")!]))
+    let note = JSONValue.object([("key", .string(key.rawValue)), ("reason", .string(reason))]).serialized(pretty: true)
+    try FileIO.writeAtomically(Array((note + "\n").utf8), to: base + ".skipped.json")
+    return snapshot
+  }
+
   /// Closes the run: no more snapshots; the reports are written and the run becomes `last`.
   @discardableResult
   public func close() throws -> RunRecord {

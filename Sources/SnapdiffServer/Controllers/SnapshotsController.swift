@@ -84,13 +84,24 @@ struct SnapshotsController {
     return try SnapshotVerdict(snapshot, run: id).response(from: request, context: context)
   }
 
-  /// `POST …/snapshots/{key}/approve` or `…/{key}/reject`.
-  @Sendable func post(_ request: Request, context: ServerRequestContext) async throws -> ReviewResult {
+  /// `POST …/snapshots/{key}/approve` or `…/{key}/reject` (a review), or `…/{key}/skip` with
+  /// `{"reason"}` (the test skipped the snapshot: its verdict).
+  @Sendable func post(_ request: Request, context: ServerRequestContext) async throws -> Response {
     let id = try RunsController.runID(context)
-    guard let (rawKey, action) = Self.split(try Self.tail(context)), action == "approve" || action == "reject" else {
-      throw APIError.notFound("POST …/snapshots/{key}/approve or …/{key}/reject")
+    guard let (rawKey, action) = Self.split(try Self.tail(context)), ["approve", "reject", "skip"].contains(action)
+    else {
+      throw APIError.notFound("POST …/snapshots/{key}/approve, …/{key}/reject or …/{key}/skip")
     }
     let key = try Self.key(rawKey)
+    if action == "skip" {
+      let body = try await request.decode(as: SkipRequest.self, context: context)
+      let snapshot = try await Blocking.run { [service] in try service.skip(run: id, key: key, reason: body.reason) }
+      return try SnapshotVerdict(snapshot, run: id).response(from: request, context: context)
+    }
+    return try await review(action: action, key: key, run: id).response(from: request, context: context)
+  }
+
+  private func review(action: String, key: SnapshotKey, run id: String) async throws -> ReviewResult {
     let selection = Review.Selection(patterns: [key.rawValue])
     return try await Blocking.run { [service] in
       action == "approve"

@@ -29,3 +29,8 @@ struct ReviewRequest: Decodable, Sendable {
       patterns: keys ?? [], failed: failed ?? false, new: new ?? false, all: all ?? false, sameAs: sameAs)
   }
 }
+
+/// `POST /api/v1/runs/{run}/snapshots/{key}/skip`: `{"reason": "page 'home' is not allowed"}`.
+struct SkipRequest: Decodable, Sendable {
+  var reason: String
+}

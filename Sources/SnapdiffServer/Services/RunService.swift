@@ -92,6 +92,32 @@ final class RunService: Sendable {
     return snapshot
   }
 
+  /// Records that the test skipped `key` in run `id`.
+  ///
+  /// - Throws: `APIError` 404 (no run), 409 (closed), 422 (a key or reason that cannot be used).
+  func skip(run id: String, key: SnapshotKey, reason: String) throws -> SnapshotRecord {
+    let (folder, record) = try record(id)
+    guard record.closedAt == nil else {
+      throw APIError.conflict("run \(id) is closed: open a new run (POST /api/v1/runs)")
+    }
+    let session = try RunSession.reopen(
+      folder, record: record, options: configuration.options, decoder: configuration.decoder,
+      config: configuration.config)
+    let snapshot: SnapshotRecord
+    do {
+      snapshot = try session.skip(key: key.rawValue, reason: reason)
+    } catch let error as RunError {
+      throw try RunService.closedOrUnprocessable(error, folder: folder)
+    }
+    try index.refresh(folder)
+    return snapshot
+  }
+
+  /// A `RunError` as the API answers it: 409 when the run was closed meanwhile, else 422.
+  private static func closedOrUnprocessable(_ error: RunError, folder: RunFolder) throws -> APIError {
+    try folder.load().closedAt != nil ? APIError.conflict(error.message) : APIError.unprocessable(error.message)
+  }
+
   /// Closes run `id` (closing a closed run changes nothing).
   func close(run id: String) throws -> RunRecord {
     let folder = try folder(id)

@@ -67,6 +67,16 @@ public struct ServiceSnapshotChecker: Sendable {
     return answer.verdict(run: run, service: client.baseURL)
   }
 
+  /// Tells the service that the test skipped `key` (a page that may not take snapshots, or has
+  /// no shooter), with the reason: the run lists it as skipped, as `snapdiff check` does.
+  public func recordSkip(key rawKey: String, reason: String) throws {
+    let key = try SnapshotKey(rawKey)
+    let client = try ServiceClient(baseURL: url, token: token)
+    let run = try runID(client)
+    let path = "/api/v1/runs/\(PercentEncoding.segment(run))/snapshots/\(PercentEncoding.segment(key.rawValue))/skip"
+    _ = try client.json("POST", path, body: ["reason": reason], as: ServiceVerdict.self)
+  }
+
   /// Closes the run this checker posts to (the one it opened, or `run`): the service writes its
   /// reports and the run's verdict is final. Later snapshots open a new run.
   ///
