@@ -15,8 +15,6 @@ public struct RunSession: Sendable {
   public var decoder: PNGDecoder
   /// The project config's ignore rules (regions by key glob), applied as `check` applies them.
   public var config: ProjectConfig
-  /// The record `reopen` read, trusted for the next submission's "is it closed" check.
-  private var freshRecord: RunRecord?
 
   /// The folder frames are received in: `<run>/incoming/<key>.png` (and `.tree.json`,
   /// `.snapdiff.json`).
@@ -48,18 +46,15 @@ public struct RunSession: Sendable {
     return session
   }
 
-  /// Reopens the run in `folder` (its store, environment and record mode come from `run.json`;
-  /// pass `record` when it was just read, to spare reading it again).
+  /// Reopens the run in `folder` (its store, environment and record mode come from `run.json`).
   public static func reopen(
-    _ folder: RunFolder, record: RunRecord? = nil, options: DiffOptions = DiffOptions(),
-    decoder: PNGDecoder = PNGDecoder(), config: ProjectConfig = ProjectConfig()
+    _ folder: RunFolder, options: DiffOptions = DiffOptions(), decoder: PNGDecoder = PNGDecoder(),
+    config: ProjectConfig = ProjectConfig()
   ) throws -> RunSession {
-    let record = try record ?? folder.load()
+    let record = try folder.load()
     let store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
-    var session = RunSession(
+    return RunSession(
       folder: folder, store: store, options: options, recordMode: record.recordMode, decoder: decoder, config: config)
-    session.freshRecord = record
-    return session
   }
 
   private init(
@@ -86,9 +81,9 @@ public struct RunSession: Sendable {
     throws -> SnapshotRecord
   {
     let key = try SnapshotKey(rawKey)
-    // Refused before anything is written or compared (the run's copies of a closed run's frames
-    // must not change); a session reopened from a record just read spares decoding it again.
-    guard try (freshRecord ?? folder.load()).closedAt == nil else {
+    // Refused before anything is written or compared: the run's copies of a closed run's frames
+    // must not change. (An unchanged run.json is not decoded again: `RunRecordCache`.)
+    guard try folder.load().closedAt == nil else {
       throw RunError("run \(folder.id) is closed: open a new run")
     }
     guard png != nil || tree != nil else { throw RunError("'\(rawKey)': send a PNG frame, an element tree, or both") }
@@ -105,6 +100,7 @@ public struct RunSession: Sendable {
     }
     let base = incoming + "/" + key.relativePath(suffix: "")
     try FileSystem.createDirectories(String(base[..<base.lastIndex(of: "/")!]))
+    try FileSystem.remove(base + ".skipped.json")
     let framePath: String
     if let png {
       framePath = base + ".png"
@@ -151,7 +147,7 @@ public struct RunSession: Sendable {
     else {
       throw RunError("'\(rawKey)': a skip needs a reason of 1 to 1000 bytes, on one line")
     }
-    guard try (freshRecord ?? folder.load()).closedAt == nil else {
+    guard try folder.load().closedAt == nil else {
       throw RunError("run \(folder.id) is closed: open a new run")
     }
     var snapshot = SnapshotRecord(key: key.rawValue, status: .skipped)

@@ -79,7 +79,7 @@ final class RunService: Sendable {
       }
     }
     let session = try RunSession.reopen(
-      folder, record: record, options: configuration.options, decoder: configuration.decoder,
+      folder, options: configuration.options, decoder: configuration.decoder,
       config: configuration.config)
     let snapshot: SnapshotRecord
     do {
@@ -101,7 +101,7 @@ final class RunService: Sendable {
       throw APIError.conflict("run \(id) is closed: open a new run (POST /api/v1/runs)")
     }
     let session = try RunSession.reopen(
-      folder, record: record, options: configuration.options, decoder: configuration.decoder,
+      folder, options: configuration.options, decoder: configuration.decoder,
       config: configuration.config)
     let snapshot: SnapshotRecord
     do {
