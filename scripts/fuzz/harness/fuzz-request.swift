@@ -21,9 +21,8 @@
 // crash or another error (which the API would answer with a 500); a parsed form's parts lie in
 // the body, in order, each ended by the first delimiter after it, and serialise and parse back
 // the same; a key validates again the same, survives percent-encoding, and its path, as the file
-// system splits it, has no empty, `.` or `..` component (keys and environments whose `/` a
-// combining mark joins are let through while SnapshotKey accepts them, a known issue: see
-// `knownIssueGraphemeSlash`; FUZZ_REQUEST_STRICT=1 checks them too); decoded settings re-encode
+// system splits it, has no empty, `.` or `..` component (this check found keys whose `/` a
+// combining mark joins, which SnapshotKey once accepted); decoded settings re-encode
 // to themselves and compare two frames without trapping.
 import SnapdiffCore
 
@@ -359,7 +358,6 @@ func checkOpenRun(_ bytes: [UInt8]) {
 /// An environment the store takes is one folder name as the file system reads it: no `/` byte,
 /// not `.` or `..`.
 func checkFolderName(_ name: String) {
-  if knownIssueGraphemeSlash && hidesSlash(name) { return }
   precondition(
     !name.utf8.contains(UInt8(ascii: "/")) && !name.utf8.elementsEqual([46])
       && !name.utf8.elementsEqual([46, 46]), "environment '\(name)' is not one folder name")
@@ -468,9 +466,8 @@ func checkKeyPath(_ tail: String) {
 }
 
 /// A key the store takes is a relative path as the file system reads it (split on the byte
-/// `/`): no leading or trailing `/`, no empty, `.` or `..` component, none over 250 bytes.
+/// `/`): no leading or trailing `/`, no empty, `.` or `..` component, none over `SnapshotKey.maximumComponentLength` bytes.
 func checkKeyBytes(_ key: String) {
-  if knownIssueGraphemeSlash && hidesSlash(key) { return }
   let components = key.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
   for component in components {
     precondition(
@@ -478,20 +475,6 @@ func checkKeyBytes(_ key: String) {
         && component.count <= SnapshotKey.maximumComponentLength,
       "key '\(key)' has the path component '\(String(decoding: component, as: UTF8.self))'")
   }
-}
-
-/// Known issue (reported, to fix in SnapdiffCore): `SnapshotKey` and `BaselineStore` look for
-/// `/` as a Swift `Character`, and a `/` followed by a combining mark (U+0301, ZWJ, a variation
-/// selector…) is one Character that is not "/". So `../\u{301}x` passes as one component and,
-/// joined to the store's path, reaches the folder above. While `SnapshotKey` accepts that key,
-/// the byte-level checks skip keys where a `/` joins the next scalar; once it refuses it, they
-/// apply to every key again by themselves. `FUZZ_REQUEST_STRICT=1` applies them anyway.
-let knownIssueGraphemeSlash =
-  getenv("FUZZ_REQUEST_STRICT") == nil && (try? SnapshotKey("../\u{301}x")) != nil
-
-/// Whether a `/` in `text` is part of a larger Character.
-func hidesSlash(_ text: String) -> Bool {
-  text.contains { $0 != "/" && $0.unicodeScalars.contains("/") }
 }
 
 // MARK: - 5: uploads
