@@ -38,6 +38,7 @@ let package = Package(
       dependencies: [
         "SnapdiffCore",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       exclude: ["openapi.yaml"]

@@ -40,7 +40,9 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
 @available(macOS 14, iOS 17, tvOS 17, *)
 func buildRouter(_ service: RunService) -> Router<ServerRequestContext> {
   let router = Router(context: ServerRequestContext.self)
-  router.add(middleware: ErrorMiddleware())
+  router.add(
+    middleware: ErrorMiddleware(
+      dataDirectory: service.configuration.dataDirectory, baselines: service.configuration.store.root))
   router.add(
     middleware: AccessMiddleware(token: service.configuration.token, privateReads: service.configuration.privateReads))
   let api = router.group("api/v1")

@@ -167,4 +167,22 @@ struct ErrorTests {
       }
     }
   }
+
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test("500: an unexpected failure names the server's folders by role, not by absolute path")
+  func internalError() async throws {
+    try await withFixture { fixture in
+      try await fixture.test { client in
+        let run = try await client.openRun()
+        // The run's incoming folder replaced by a file: the frame cannot be received.
+        let incoming = fixture.runs + "/" + run + "/incoming"
+        try FileManager.default.removeItem(atPath: incoming)
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: incoming))
+        let response = try await client.putFrame(run, "a/b", ServerFixture.png(ServerFixture.screen()))
+        #expect(response.status == .internalServerError, "\(response.text)")
+        #expect(response.errorMessage.contains("<data>/runs/\(run)/incoming"), "\(response.text)")
+        #expect(!response.text.contains(fixture.root), "\(response.text)")
+      }
+    }
+  }
 }
