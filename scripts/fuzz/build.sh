@@ -45,10 +45,12 @@ swiftc "${SWIFT_FLAGS[@]}" -module-name SnapdiffCore -wmo -num-threads 0 \
   -emit-module -emit-module-path "$OUT/modules/SnapdiffCore.swiftmodule" \
   -c "${CORE_SOURCES[@]}" -o "$OUT/obj/SnapdiffCore.o"
 
-# The SnapdiffServer files a harness compiles with it (they must import nothing but SnapdiffCore,
-# Foundation and the C library).
-server_sources() {
+# The other files a harness compiles with it (they must import nothing but SnapdiffCore,
+# Foundation and the C library): the server's request decoding, the diff input the regression
+# tests share.
+extra_sources() {
   case $1 in
+    fuzz-diff) echo Tests/SnapdiffCoreTests/Support/DiffFuzzInput.swift ;;
     fuzz-request)
       echo Sources/SnapdiffServer/Uploads/MultipartForm.swift \
         Sources/SnapdiffServer/Uploads/UploadFile.swift \
@@ -62,7 +64,7 @@ for harness in scripts/fuzz/harness/*.swift; do
   name=$(basename "$harness" .swift)
   [ -n "${FUZZ_TARGETS:-}" ] && [[ " $FUZZ_TARGETS " != *" $name "* ]] && continue
   echo "fuzz: linking $name" >&2
-  read -r -a extra <<<"$(server_sources "$name")"
+  read -r -a extra <<<"$(extra_sources "$name")"
   swiftc "${SWIFT_FLAGS[@]}" -module-name "${name//-/_}" "$harness" "${extra[@]}" \
     "$OUT/obj/SnapdiffCore.o" "${C_OBJECTS[@]}" -lpng16 -lz -use-ld=lld -o "$OUT/bin/$name"
 done
