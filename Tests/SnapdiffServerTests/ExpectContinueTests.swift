@@ -2,12 +2,6 @@ import Foundation
 import SnapdiffCore
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// `Expect: 100-continue` over a real socket to the built `snapdiff serve`: the server answers
 /// `100 Continue` before the body is sent (curl asks for bodies over 1 MiB, and without an answer
 /// waits a second), except when the declared length is over the upload limit, where the final
@@ -157,104 +151,5 @@ struct ExpectContinueTests {
       throw SocketConnection.Failure(description: "opening a run: \(response.head)\n\(response.body)")
     }
     return id
-  }
-}
-
-/// One HTTP/1.1 connection to 127.0.0.1 driven a step at a time: send some bytes, read one head,
-/// read one response framed by its `Content-Length`. Reads give up after 10 s.
-final class SocketConnection {
-  private var descriptor: Int32
-  private var buffered: [UInt8] = []
-
-  struct Failure: Error, CustomStringConvertible {
-    var description: String
-  }
-
-  init(port: Int) throws {
-    #if canImport(Glibc)
-      descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      descriptor = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else {
-      close()
-      throw Failure(description: "connect to 127.0.0.1:\(port): \(errno)")
-    }
-  }
-
-  func send(_ text: String) throws { try send(Array(text.utf8)) }
-
-  func send(_ bytes: [UInt8]) throws {
-    var offset = 0
-    while offset < bytes.count {
-      #if canImport(Glibc)
-        let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
-      #else
-        let sent = bytes.withUnsafeBytes { Darwin.send(descriptor, $0.baseAddress! + offset, bytes.count - offset, 0) }
-      #endif
-      guard sent > 0 else { throw Failure(description: "send: \(errno)") }
-      offset += sent
-    }
-  }
-
-  /// The next response head, up to its blank line (without it); `what` names it in errors.
-  func readHead(_ what: String) throws -> String {
-    let end = Array("\r\n\r\n".utf8)
-    while true {
-      if let index = Self.find(end, in: buffered) {
-        let head = String(decoding: buffered[..<index], as: UTF8.self)
-        buffered.removeFirst(index + end.count)
-        return head
-      }
-      try fill("\(what) (so far: \(String(decoding: buffered, as: UTF8.self)))")
-    }
-  }
-
-  /// The next final response: its head and its `Content-Length` body as text.
-  func readResponse(_ what: String) throws -> (head: String, body: String) {
-    let head = try readHead(what)
-    let lengthLine = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-    let length = lengthLine.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-    while buffered.count < length { try fill("\(length) bytes of body of \(what)") }
-    let body = String(decoding: buffered[..<length], as: UTF8.self)
-    buffered.removeFirst(length)
-    return (head, body)
-  }
-
-  private func fill(_ waitingFor: String) throws {
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
-    guard count > 0 else {
-      throw Failure(description: count == 0 ? "the server closed while waiting for \(waitingFor)" : "nothing within 10 s while waiting for \(waitingFor)")
-    }
-    buffered += chunk[..<count]
-  }
-
-  func close() {
-    guard descriptor >= 0 else { return }
-    #if canImport(Glibc)
-      _ = Glibc.close(descriptor)
-    #else
-      _ = Darwin.close(descriptor)
-    #endif
-    descriptor = -1
-  }
-
-  private static func find(_ pattern: [UInt8], in bytes: [UInt8]) -> Int? {
-    guard bytes.count >= pattern.count else { return nil }
-    for start in 0...(bytes.count - pattern.count) where bytes[start..<(start + pattern.count)].elementsEqual(pattern) {
-      return start
-    }
-    return nil
   }
 }

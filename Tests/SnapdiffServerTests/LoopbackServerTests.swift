@@ -5,12 +5,6 @@ import SnapdiffCore
 import SnapdiffServer
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// The server as `snapdiff serve` starts it, on 127.0.0.1 and a free port, driven over raw
 /// sockets where the test needs control of the bytes (chunked bodies, the Host header).
 @Suite("a server on 127.0.0.1")
@@ -125,41 +119,11 @@ enum RawHTTP {
   static func send(_ request: String, port: Int) throws -> Response { try send(Array(request.utf8), port: port) }
 
   static func send(_ request: [UInt8], port: Int) throws -> Response {
-    #if canImport(Glibc)
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      let fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    guard fd >= 0 else { throw POSIXError(.EIO) }
-    defer { close(fd) }
-    var timeout = timeval(tv_sec: 20, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    let connection = try SocketConnection(port: port, timeout: 20)
+    defer { connection.close() }
     // Send what the server takes; it may answer and close before the body is all sent.
-    var offset = 0
-    while offset < request.count {
-      #if canImport(Glibc)
-        let sent = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, min(8192, request.count - offset), Int32(MSG_NOSIGNAL)) }
-      #else
-        let sent = request.withUnsafeBytes { Darwin.send(fd, $0.baseAddress! + offset, min(8192, request.count - offset), 0) }
-      #endif
-      if sent <= 0 { break }
-      offset += sent
-    }
-    var received: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
-      if count <= 0 { break }
-      received += buffer[0..<count]
-    }
+    try? connection.send(request)
+    let received = connection.readToEnd()
     let text = String(decoding: received, as: UTF8.self)
     let parts = text.components(separatedBy: "\r\n\r\n")
     let head = parts.first ?? ""
