@@ -28,6 +28,18 @@ extension HTMLReport {
         return Array.prototype.slice.call((root || document).querySelectorAll(selector));
       };
 
+      // The toolbar sticks to the top and wraps to more rows on a narrow window (or when the
+      // review page adds its controls): a snapshot scrolled to (a #link, j/k) stops below it.
+      var toolbar = document.querySelector(".toolbar");
+      if (toolbar) {
+        var measure = function () {
+          document.documentElement.style.setProperty("--toolbar-height", toolbar.offsetHeight + "px");
+        };
+        measure();
+        if (window.ResizeObserver) new ResizeObserver(measure).observe(toolbar);
+        else window.addEventListener("resize", measure);
+      }
+
       // View modes.
       function setMode(viewer, mode) {
         if (!viewer.querySelector('.modes button[data-mode="' + mode + '"]')) return;

@@ -79,7 +79,7 @@ extension HTMLReport {
     .count { color: var(--muted); font-weight: 400; font-variant-numeric: tabular-nums; }
     .empty { color: var(--muted); }
 
-    .snap { scroll-margin-top: 110px; background: var(--card); border: 1px solid var(--line);
+    .snap { scroll-margin-top: calc(var(--toolbar-height, 110px) + 12px); background: var(--card); border: 1px solid var(--line);
       border-left: 4px solid var(--c); border-radius: 8px; padding: 12px 16px 14px;
       margin: 0 0 14px; }
     .snap-head { display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: center; }

@@ -186,9 +186,8 @@ enum ReviewPage {
 
     """#
 
-  /// The review bar's styles, and a fix to the report's layout that matters once the page has
-  /// review buttons: a snapshot scrolled to stops below the sticky toolbar however many rows it
-  /// wraps to (`--toolbar-height`, measured by the script).
+  /// The review bar's styles (the report's own script keeps snapshots scrolled to below its
+  /// toolbar, however many rows the review controls make it).
   private static let reviewStyles = #"""
     .review-message { margin: 0; padding: 8px 24px; background: var(--code); border-bottom: 1px solid var(--line); }
     .review-message.problem { color: var(--failed); }
@@ -199,7 +198,6 @@ enum ReviewPage {
     .review-actions button.reject { border-color: var(--rejected); color: var(--rejected); }
     .review-actions button:disabled { opacity: 0.5; cursor: wait; }
     .snap.current-snap { outline: 2px solid var(--accent); outline-offset: 2px; }
-    .snap { scroll-margin-top: calc(var(--toolbar-height, 110px) + 12px); }
     .shortcuts { color: var(--muted); font-size: 0.88em; }
 
     """#
@@ -331,14 +329,6 @@ enum ReviewPage {
           all.appendChild(b);
           toolbar.appendChild(all);
         }
-        // The toolbar sticks to the top and, with the review controls, wraps to two or three
-        // rows: a snapshot scrolled to (j/k, a #link) stops below it, not under it.
-        var measure = function () {
-          document.documentElement.style.setProperty("--toolbar-height", toolbar.offsetHeight + "px");
-        };
-        measure();
-        if (window.ResizeObserver) new ResizeObserver(measure).observe(toolbar);
-        else window.addEventListener("resize", measure);
       }
       var current = -1;
       function visible() { return cards.filter(function (c) { return c.offsetParent !== null; }); }
