@@ -63,9 +63,9 @@ public struct RunChecker: Sendable {
   /// threads, one call at a time).
   ///
   /// - Throws: `FileError` when the current folder cannot be read, `KeyError` for a frame whose
-  ///   name cannot be a key or for two keys that differ only by case or
-  ///   Unicode normalisation. Problems with one
-  ///   snapshot (a corrupt PNG) do not throw: the snapshot fails with its `error` set.
+  ///   name cannot be a key or for two keys that differ only by case or Unicode normalisation.
+  ///   Problems with one snapshot (a corrupt PNG) do not throw: the snapshot fails with its
+  ///   `error` set.
   public func run(progress: (@Sendable (Int, Int, String) -> Void)? = nil) throws -> Outcome {
     guard FileSystem.isDirectory(currentDirectory) else {
       throw FileError(path: currentDirectory, message: "is not a folder of current frames")

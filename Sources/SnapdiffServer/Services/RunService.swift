@@ -69,53 +69,42 @@ final class RunService: Sendable {
   /// - Throws: `APIError` 404 (no run), 409 (closed), 422 (a key, PNG, tree or settings that
   ///   cannot be used).
   func submit(run id: String, key: SnapshotKey, frame: IncomingFrame) throws -> SnapshotRecord {
-    let (folder, record) = try record(id)
-    guard record.closedAt == nil else {
-      throw APIError.conflict("run \(id) is closed: open a new run (POST /api/v1/runs)")
-    }
     if let png = frame.png {
       guard png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
         throw APIError.unprocessable("the frame of '\(key)' is not a PNG (no PNG signature)")
       }
     }
-    let session = try RunSession.reopen(
-      folder, options: configuration.options, decoder: configuration.decoder,
-      config: configuration.config)
-    let snapshot: SnapshotRecord
-    do {
-      snapshot = try session.submit(key: key.rawValue, png: frame.png, tree: frame.tree, settings: frame.settings)
-    } catch let error as RunError {
-      // The run was closed between the check above and the submission.
-      throw APIError.conflict(error.message)
+    return try inOpenSession(id) { session in
+      try session.submit(key: key.rawValue, png: frame.png, tree: frame.tree, settings: frame.settings)
     }
-    try index.refresh(folder)
-    return snapshot
   }
 
   /// Records that the test skipped `key` in run `id`.
   ///
   /// - Throws: `APIError` 404 (no run), 409 (closed), 422 (a key or reason that cannot be used).
   func skip(run id: String, key: SnapshotKey, reason: String) throws -> SnapshotRecord {
+    try inOpenSession(id) { session in try session.skip(key: key.rawValue, reason: reason) }
+  }
+
+  /// Runs `change` on the session of run `id`, which must be open, then brings the index up to
+  /// date. A `RunError` becomes 409 when the run was closed meanwhile, else 422.
+  private func inOpenSession(_ id: String, _ change: (RunSession) throws -> SnapshotRecord) throws
+    -> SnapshotRecord
+  {
     let (folder, record) = try record(id)
     guard record.closedAt == nil else {
       throw APIError.conflict("run \(id) is closed: open a new run (POST /api/v1/runs)")
     }
     let session = try RunSession.reopen(
-      folder, options: configuration.options, decoder: configuration.decoder,
-      config: configuration.config)
+      folder, options: configuration.options, decoder: configuration.decoder, config: configuration.config)
     let snapshot: SnapshotRecord
     do {
-      snapshot = try session.skip(key: key.rawValue, reason: reason)
+      snapshot = try change(session)
     } catch let error as RunError {
-      throw try RunService.closedOrUnprocessable(error, folder: folder)
+      throw try folder.load().closedAt != nil ? APIError.conflict(error.message) : APIError.unprocessable(error.message)
     }
     try index.refresh(folder)
     return snapshot
-  }
-
-  /// A `RunError` as the API answers it: 409 when the run was closed meanwhile, else 422.
-  private static func closedOrUnprocessable(_ error: RunError, folder: RunFolder) throws -> APIError {
-    try folder.load().closedAt != nil ? APIError.conflict(error.message) : APIError.unprocessable(error.message)
   }
 
   /// Closes run `id` (closing a closed run changes nothing).
