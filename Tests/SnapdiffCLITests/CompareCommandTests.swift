@@ -57,6 +57,19 @@ struct CompareCommandTests {
     #expect(failing.status == 1)
   }
 
+  @Test("a limit not given is absent: either limit alone decides (106 of 131,072 pixels differ)")
+  func oneLimitAlone() throws {
+    let statuses = try [
+      [String](),  // neither: one different pixel fails
+      ["--max-diff-ratio", "0.001"],  // 0.08 %: within, although no pixel count was given
+      ["--max-diff-ratio", "0.0008"],
+      ["--max-diff-pixels", "106"],  // within, although no ratio was given
+      ["--max-diff-pixels", "105"],
+      ["--max-diff-pixels", "200", "--max-diff-ratio", "0.0008"],  // together: both must hold
+    ].map { try SnapdiffProcess.run(["compare", a, b] + $0).status }
+    #expect(statuses == [1, 0, 1, 0, 1, 1])
+  }
+
   @Test("--ignore hides a region, --include-aa counts anti-aliasing")
   func ignoreAndAA() throws {
     let ignored = try SnapdiffProcess.run([

@@ -95,6 +95,19 @@ struct PixelDiffTests {
     #expect(!passes(12, 0.005))
   }
 
+  @Test("tolerances: a limit not set is absent, so either alone decides; neither allows nothing")
+  func limitsNotSet() {
+    let baseline = Self.canvas()  // 1200 pixels
+    let current = Self.canvas(painting: [PixelRect(x: 0, y: 0, width: 6, height: 2)])  // 12 differ
+    func passes(_ options: DiffOptions) -> Bool { PixelDiff(options: options).compare(baseline, current).passed }
+    #expect(!passes(DiffOptions()))
+    #expect(passes(DiffOptions(maxDiffRatio: 0.01)))
+    #expect(!passes(DiffOptions(maxDiffRatio: 0.009)))
+    #expect(passes(DiffOptions(maxDiffPixels: 12)))
+    #expect(!passes(DiffOptions(maxDiffPixels: 11)))
+    #expect(PixelDiff().compare(baseline, baseline).passed)
+  }
+
   @Test("different sizes: every pixel outside the overlap differs, the diff covers both")
   func differentSizes() throws {
     let result = PixelDiff().compareDrawingDiff(

@@ -21,12 +21,12 @@ package struct DiffOptionGroup: ParsableArguments {
       "A region never counted, as pixels X,Y,WIDTH,HEIGHT (repeatable).", valueName: "x,y,w,h"))
   var ignoreRegions: [PixelRect] = []
 
-  @Option(help: ArgumentHelp("The most different pixels that still pass (default: 0).", valueName: "n"))
+  @Option(help: ArgumentHelp("The most different pixels that still pass (default: no limit of its own; with neither limit set, one different pixel fails).", valueName: "n"))
   var maxDiffPixels: Int?
 
   @Option(
     help: ArgumentHelp(
-      "The largest fraction (0–1) of different pixels that still passes (default: 0).",
+      "The largest fraction (0–1) of different pixels that still passes (default: no limit of its own; given with --max-diff-pixels, both must hold).",
       valueName: "fraction"))
   var maxDiffRatio: Double?
 

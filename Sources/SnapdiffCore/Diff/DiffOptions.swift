@@ -29,10 +29,12 @@ public struct DiffOptions: Sendable, Hashable {
   public var ignoreRegions: [PixelRect]
   /// Colour of differing pixels inside ignore regions. Default (0, 128, 255).
   public var ignoredColor: RGBAColor
-  /// The most different pixels a passing comparison may have. Default 0.
-  public var maxDiffPixels: Int
-  /// The largest fraction (0...1) of different pixels a passing comparison may have. Default 0.
-  public var maxDiffRatio: Double
+  /// The most different pixels a passing comparison may have; `nil` (the default) sets no such
+  /// limit. See ``passes(differentPixels:totalPixels:)`` for how the two limits combine.
+  public var maxDiffPixels: Int?
+  /// The largest fraction (0...1) of different pixels a passing comparison may have; `nil` (the
+  /// default) sets no such limit.
+  public var maxDiffRatio: Double?
   /// How pixels are compared: `exact`, `strict` (pixelmatch, the default) or `ignoreColors`.
   /// (`layout` is decided by `FrameComparison` from element trees; pixels then compare strictly.)
   public var matchLevel: MatchLevel
@@ -47,8 +49,8 @@ public struct DiffOptions: Sendable, Hashable {
     diffMask: Bool = false,
     ignoreRegions: [PixelRect] = [],
     ignoredColor: RGBAColor = RGBAColor(red: 0, green: 128, blue: 255),
-    maxDiffPixels: Int = 0,
-    maxDiffRatio: Double = 0,
+    maxDiffPixels: Int? = nil,
+    maxDiffRatio: Double? = nil,
     matchLevel: MatchLevel = .strict
   ) {
     self.threshold = threshold
@@ -69,10 +71,25 @@ public struct DiffOptions: Sendable, Hashable {
   public var problem: String? {
     if !(0...1).contains(threshold) { return "threshold must be between 0 and 1, not \(threshold)" }
     if !(0...1).contains(alpha) { return "alpha must be between 0 and 1, not \(alpha)" }
-    if maxDiffPixels < 0 { return "maxDiffPixels must not be negative, not \(maxDiffPixels)" }
-    if !(0...1).contains(maxDiffRatio) {
+    if let maxDiffPixels, maxDiffPixels < 0 {
+      return "maxDiffPixels must not be negative, not \(maxDiffPixels)"
+    }
+    if let maxDiffRatio, !(0...1).contains(maxDiffRatio) {
       return "maxDiffRatio is a fraction between 0 and 1, not \(maxDiffRatio)"
     }
     return nil
+  }
+
+  /// Whether a comparison with `differentPixels` of `totalPixels` differing passes: the one rule
+  /// for the limits. A limit that is not set is absent (as in Playwright): with neither set, any
+  /// different pixel fails; with one set, that one decides; with both set, both must hold.
+  public func passes(differentPixels: Int, totalPixels: Int) -> Bool {
+    if maxDiffPixels == nil && maxDiffRatio == nil { return differentPixels == 0 }
+    if let maxDiffPixels, differentPixels > maxDiffPixels { return false }
+    if let maxDiffRatio {
+      let ratio = totalPixels == 0 ? 0 : Double(differentPixels) / Double(totalPixels)
+      if ratio > maxDiffRatio { return false }
+    }
+    return true
   }
 }

@@ -11,7 +11,7 @@ public struct DiffResult: Sendable, Hashable {
   public var totalPixels: Int
   /// The decoded RGBA buffers are byte-equal (and so are the sizes).
   public var identical: Bool
-  /// `differentPixels ≤ maxDiffPixels` and `differentRatio ≤ maxDiffRatio`.
+  /// The limits held (`DiffOptions.passes(differentPixels:totalPixels:)`).
   public var passed: Bool
   /// Bounding boxes of the differing areas, nearby pixels grouped, top to bottom.
   public var regions: [PixelRect]

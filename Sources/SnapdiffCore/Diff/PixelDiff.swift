@@ -139,11 +139,10 @@ public struct PixelDiff: Sendable {
   ) -> DiffResult {
     let total = max(baselineSize.width, currentSize.width) * max(baselineSize.height, currentSize.height)
     let different = counts.different
-    let ratio = total == 0 ? 0 : Double(different) / Double(total)
     return DiffResult(
       differentPixels: different, antialiasedPixels: counts.antialiased,
       ignoredPixels: counts.ignored, totalPixels: total, identical: counts.identical,
-      passed: different <= options.maxDiffPixels && ratio <= options.maxDiffRatio,
+      passed: options.passes(differentPixels: different, totalPixels: total),
       regions: different == 0 ? [] : regions.boxes(), baselineSize: baselineSize,
       currentSize: currentSize,
       changeHash: different == 0
