@@ -10,7 +10,7 @@ import Testing
 @Suite("store confinement over the API")
 struct StoreConfinementServerTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("a run opened on an environment folder that links out, and a PUT through a key folder that links out, answer 422; outside stays untouched")
+  @Test("a run opened on an environment folder that links out, a PUT through a key folder that links out, and a PUT into a run folder whose incoming/ links out, answer 422; outside stays untouched")
   func escapesRefused() async throws {
     try await withFixture { fixture in
       let outside = fixture.root + "/outside"
@@ -52,6 +52,15 @@ struct StoreConfinementServerTests {
         let skip = try await send(
           snapshotURI(run, "evil/newfile", "/skip"), .post, jsonHeaders, jsonBody(#"{"reason": "no shooter"}"#))
         #expect(skip.status == 422)
+
+        // The run folder too: its `incoming/` folder replaced by a link out of it.
+        let incoming = fixture.runs + "/" + run + "/incoming"
+        try FileManager.default.removeItem(atPath: incoming)
+        try FileManager.default.createSymbolicLink(atPath: incoming, withDestinationPath: outside)
+        let throughRun = try await send(
+          snapshotURI(run, "Home"), .put, pngHeaders, ByteBuffer(bytes: ServerFixture.png(ServerFixture.screen())))
+        #expect(throughRun.status == 422)
+        #expect(throughRun.message == "'incoming' is a symbolic link that leads outside the run folder; nothing was written or removed")
         try await client.shutdown()
       }
       #expect(try FileManager.default.contentsOfDirectory(atPath: outside).sorted() == before)
