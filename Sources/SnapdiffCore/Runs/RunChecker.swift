@@ -86,38 +86,42 @@ public struct RunChecker: Sendable {
       only.isEmpty ? Set(baselineKeys).subtracting(currentSet).subtracting(skipped.map(\.key)).sorted() : []
 
     let (folder, createdAt) = try RunFolder.create(in: runsDirectory)
-    let work: [(key: SnapshotKey, current: String?)] =
-      currentFrames.map { ($0.key, $0.path) } + missingKeys.map { ($0, nil) }
-    let results = ResultSlots<SnapshotRecord>(count: work.count)
-    let next = Counter()
-    let done = Counter()
-    DispatchQueue.concurrentPerform(iterations: min(jobs, max(work.count, 1))) { _ in
-      while let index = next.take(below: work.count) {
-        let item = work[index]
-        let record = check(item.key, currentPath: item.current, folder: folder)
-        results.set(index, record)
-        let finished = done.increment()
-        progress?(finished, work.count, item.key.rawValue)
+    // Held until run.json is written: `Leftovers.clean` leaves a folder whose lock is held
+    // (a check in progress) alone, and removes one a killed check left without run.json.
+    return try FileLock.withLock(folder.path + "/.lock") {
+      let work: [(key: SnapshotKey, current: String?)] =
+        currentFrames.map { ($0.key, $0.path) } + missingKeys.map { ($0, nil) }
+      let results = ResultSlots<SnapshotRecord>(count: work.count)
+      let next = Counter()
+      let done = Counter()
+      DispatchQueue.concurrentPerform(iterations: min(jobs, max(work.count, 1))) { _ in
+        while let index = next.take(below: work.count) {
+          let item = work[index]
+          let record = check(item.key, currentPath: item.current, folder: folder)
+          results.set(index, record)
+          let finished = done.increment()
+          progress?(finished, work.count, item.key.rawValue)
+        }
       }
-    }
 
-    let skips = try skipped.map { skip -> SnapshotRecord in
-      var record = SnapshotRecord(key: skip.key.rawValue, status: .skipped)
-      record.skipReason = skip.reason
-      record.baseline = try store.locate(skip.key).map { folder.relative($0.path) }
-      return record
+      let skips = try skipped.map { skip -> SnapshotRecord in
+        var record = SnapshotRecord(key: skip.key.rawValue, status: .skipped)
+        record.skipReason = skip.reason
+        record.baseline = try store.locate(skip.key).map { folder.relative($0.path) }
+        return record
+      }
+      var record = RunRecord(
+        id: folder.id, createdAt: createdAt, currentDirectory: folder.relative(currentDirectory),
+        baselinesDirectory: folder.relative(store.root), environment: store.environment,
+        recordMode: recordMode, complete: only.isEmpty,
+        snapshots: (results.values() + skips).sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
+      record.closedAt = RunFolder.timestamp().iso
+      try folder.save(record)
+      try RunReports.write(record, to: folder)
+      try folder.markAsLast()
+      cache?.trim()
+      return Outcome(record: record, folder: folder)
     }
-    var record = RunRecord(
-      id: folder.id, createdAt: createdAt, currentDirectory: folder.relative(currentDirectory),
-      baselinesDirectory: folder.relative(store.root), environment: store.environment,
-      recordMode: recordMode, complete: only.isEmpty,
-      snapshots: (results.values() + skips).sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
-    record.closedAt = RunFolder.timestamp().iso
-    try folder.save(record)
-    try RunReports.write(record, to: folder)
-    try folder.markAsLast()
-    cache?.trim()
-    return Outcome(record: record, folder: folder)
   }
 
   /// The frames in a folder: `<key>.png` (with `<key>.tree.json` beside it, if any), or
