@@ -35,7 +35,8 @@ public struct Confinement: Sendable {
   /// - Complexity: one `lstat` per component below the folder, one `realpath` per link.
   public func check(_ path: String) throws(StoreEscapeError) {
     let absolute = FileSystem.absolute(path)
-    guard absolute == root || absolute.hasPrefix(root == "/" ? "/" : root + "/") else {
+    // On bytes: `/` followed by a combining mark is one `Character` (see `PathText`).
+    guard Self.isSameOrBelow(absolute, root) else {
       throw StoreEscapeError(path: absolute, root: root, link: nil, place: place)
     }
     var current = root
@@ -66,21 +67,35 @@ public struct Confinement: Sendable {
     try createFolders(String(path[..<path.lastIndex(of: "/")!]))
   }
 
-  /// Writes `bytes` to `path` atomically (`FileIO.writeAtomically`), after `check`.
+  /// Writes `bytes` to `path` atomically (`FileIO.writeAtomically`), after `check`; the folder
+  /// itself is never replaced.
   public func write(_ bytes: [UInt8], to path: String) throws {
-    try check(path)
+    try checkBelow(path)
     try FileIO.writeAtomically(bytes, to: path)
   }
 
-  /// Removes the file (or empty folder) at `path`, after `check`; missing is fine.
+  /// Removes the file (or empty folder) at `path`, after `check`; missing is fine. The folder
+  /// itself is never removed.
   public func remove(_ path: String) throws {
-    try check(path)
+    try checkBelow(path)
     try FileSystem.remove(path)
+  }
+
+  /// `check`, and `path` is not the folder itself.
+  private func checkBelow(_ path: String) throws(StoreEscapeError) {
+    let absolute = FileSystem.absolute(path)
+    guard absolute != root else { throw StoreEscapeError(path: absolute, root: root, link: nil, place: place) }
+    try check(absolute)
   }
 
   /// Whether a real (resolved) path is the folder's real path or lies under it.
   public func isInside(_ realPath: String) -> Bool {
-    realRoot == "/" || realPath == realRoot || realPath.hasPrefix(realRoot + "/")
+    Self.isSameOrBelow(realPath, realRoot)
+  }
+
+  /// Whether `path` is `folder` or lies under it, compared on bytes.
+  static func isSameOrBelow(_ path: String, _ folder: String) -> Bool {
+    folder == "/" || path.utf8.elementsEqual(folder.utf8) || path.utf8.starts(with: (folder + "/").utf8)
   }
 
   /// `path`'s real path, resolved as far as it exists (the rest appended as it is).

@@ -33,7 +33,9 @@ public struct StoreEscapeError: Error, Sendable, Equatable, CustomStringConverti
   /// store: 'evil' is a symbolic link that leads outside it`.
   public var messageInsideFolder: String {
     func shown(_ absolute: String) -> String {
-      absolute.hasPrefix(root + "/") ? String(absolute.dropFirst(root.count + 1)) : absolute
+      let prefix = (root + "/").utf8
+      guard absolute.utf8.starts(with: prefix) else { return "<\(place)>" }
+      return String(decoding: absolute.utf8.dropFirst(prefix.count), as: UTF8.self)
     }
     if link == path {
       return "'\(shown(path))' is a symbolic link that leads outside the \(place); nothing was written or removed"
