@@ -90,6 +90,8 @@ public struct SnapdiffServe: ParsableCommand {
 
   public func run() throws {
     let configuration = try reportingErrors { try serverConfiguration() }
+    LeftoverCleaning.run(
+      store: configuration.store, runsDirectory: configuration.runsDirectory, dataDirectory: configuration.dataDirectory)
     guard #available(macOS 14, iOS 17, tvOS 17, *) else {
       Console.error("snapdiff serve needs macOS 14 or later")
       throw ExitCode(2)

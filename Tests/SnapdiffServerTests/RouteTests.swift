@@ -206,7 +206,8 @@ struct RouteTests {
           uri: "/api/v1/runs/\(run)/approve", method: .post, headers: jsonHeaders,
           body: jsonBody(#"{"failed": true, "dryRun": true}"#))
         #expect(dryRun.json["action"] as? String == "wouldApprove")
-        #expect((dryRun.json["snapshots"] as? [[String: Any]])?.compactMap { $0["key"] as? String } == ["a/three", "a/two"])
+        // a/two was rejected: "all failed" leaves it alone (issue #12, bug 7).
+        #expect((dryRun.json["snapshots"] as? [[String: Any]])?.compactMap { $0["key"] as? String } == ["a/three"])
         #expect(try fixture.baseline("a/three") == ServerFixture.screen())
 
         let keys = try await client.execute(
@@ -214,9 +215,15 @@ struct RouteTests {
           body: jsonBody(#"{"keys": ["a/three"]}"#))
         #expect(keys.status == .ok)
         #expect(try fixture.baseline("a/three") == two)
-        let all = try await client.execute(
+        let allButRejected = try await client.execute(
           uri: "/api/v1/runs/\(run)/approve", method: .post, headers: jsonHeaders, body: jsonBody(#"{"all": true}"#))
+        #expect((allButRejected.json["snapshots"] as? [Any])?.isEmpty == true)
+        #expect(FileManager.default.fileExists(atPath: fixture.baselines + "/a/two.rejected.json"))
+        let all = try await client.execute(
+          uri: "/api/v1/runs/\(run)/approve", method: .post, headers: jsonHeaders,
+          body: jsonBody(#"{"all": true, "includeRejected": true}"#))
         #expect((all.json["snapshots"] as? [[String: Any]])?.compactMap { $0["key"] as? String } == ["a/two"])
+        #expect(!FileManager.default.fileExists(atPath: fixture.baselines + "/a/two.rejected.json"))
         #expect(all.json["summary"].flatMap { ($0 as? [String: Any])?["verdict"] as? String } == "passed")
         #expect(try fixture.record(run).snapshots.allSatisfy { $0.status == .approved })
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in .build-fuzz/libfuzzer/ (or $FUZZ_OUT): SnapdiffCore's Swift
 # sources and CPNGReader's C sources instrumented for libFuzzer and AddressSanitizer, then one
-# executable per harness in scripts/fuzz/harness/ (fuzz-png, fuzz-tree, fuzz-xcui, fuzz-diff,
+# executable per harness in scripts/fuzz/harness/ (fuzz-png, fuzz-tree, fuzz-xcui, fuzz-diff, fuzz-store,
 # fuzz-request).
 #
 # SwiftPM's own build of a fuzzing executable fights libFuzzer over `main`, so this compiles by

@@ -16,20 +16,24 @@ extension Snapdiff {
         Select snapshots by key or glob, --failed, --new, --all, or --same-as KEY (every \
         snapshot whose change is the same as KEY's: one step for a header or font change that \
         touched dozens of screens). Approving a missing snapshot deletes its baseline. Each \
-        baseline is replaced atomically; run.json and the reports are updated.
+        baseline is replaced atomically; run.json and the reports are updated. A rejected \
+        snapshot is approved only when its key is named, or with --include-rejected.
         """
     )
 
     @OptionGroup var selectors: ReviewSelectionOptions
 
-    @Flag(help: "Every failed (and rejected) snapshot.")
+    @Flag(help: "Every failed snapshot (rejected ones only with --include-rejected).")
     var failed = false
 
     @Flag(help: "Every new snapshot.")
     var new = false
 
-    @Flag(help: "Every snapshot with something to review (failed, new, missing, rejected).")
+    @Flag(help: "Every snapshot with something to review (failed, new, missing; rejected ones only with --include-rejected).")
     var all = false
+
+    @Flag(help: "Let --failed, --all, globs and --same-as approve rejected snapshots too (undoing the rejection).")
+    var includeRejected = false
 
     @Flag(help: "Show what would change, change nothing.")
     var dryRun = false
@@ -44,6 +48,7 @@ extension Snapdiff {
       selection.failed = failed
       selection.new = new
       selection.all = all
+      selection.includeRejected = includeRejected
       return selection
     }
 

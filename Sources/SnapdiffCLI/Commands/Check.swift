@@ -74,6 +74,7 @@ extension Snapdiff {
       let environment = ProcessEnvironment.variables
       let (outcome, mode) = try reportingErrors { () throws -> (RunChecker.Outcome, RecordMode) in
         let resolved = try project.project()
+        LeftoverCleaning.run(store: resolved.store, runsDirectory: resolved.runsDirectory)
         let recordMode = try record ?? RecordMode.fromEnvironment(environment)
         var checker = RunChecker(
           currentDirectory: currentDirectory, store: resolved.store,

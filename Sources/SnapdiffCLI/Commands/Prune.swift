@@ -19,6 +19,7 @@ extension Snapdiff {
     func run() throws {
       try reportingErrors {
         let resolved = try project.project()
+        LeftoverCleaning.run(store: resolved.store, runsDirectory: resolved.runsDirectory)
         let folder = try RunFolder.open(in: resolved.runsDirectory, id: runSelection.runID)
         let record = try folder.load()
         let store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)

@@ -5,7 +5,10 @@
 ///
 /// Writes are atomic (temporary file, `fsync`, `rename`) and serialised by a lock file, so
 /// concurrent writers never lose an update and a killed writer leaves the old file or the new
-/// one. No key can reach outside the root.
+/// one. No key can reach outside the root, and no write, rename or removal leaves the store
+/// through a symbolic link (`Confinement`): a link inside the store that leads out of it (an
+/// environment folder, a key's folder) is refused with `StoreEscapeError`. A store root that
+/// is itself a link is the store.
 ///
 /// ```swift
 /// let store = try BaselineStore(root: "baselines", environment: "iPhone15-iOS17@3x")
@@ -16,6 +19,8 @@ public struct BaselineStore: Sendable {
   public let root: String
   /// The environment folder searched first (and written to), if any.
   public let environment: String?
+  /// The rule every write, rename and removal in the store goes through.
+  public let confinement: Confinement
 
   /// The file that marks a top-level folder as an environment folder, so listings of the root
   /// leave it out.
@@ -31,6 +36,16 @@ public struct BaselineStore: Sendable {
       }
     }
     self.environment = environment
+    confinement = Confinement(root: self.root, place: "baseline store")
+  }
+
+  /// Refuses, before anything is written, a store whose environment folder is a link leading
+  /// out of the store, or (given a key) a key whose baseline would be written through one.
+  ///
+  /// - Throws: `StoreEscapeError` naming the path and the link.
+  public func checkConfined(_ key: SnapshotKey? = nil) throws(StoreEscapeError) {
+    if let environment { try confinement.check(environmentRoot(environment)) }
+    if let key { try confinement.check(writePath(for: key)) }
   }
 
   /// A baseline found in the store.
@@ -74,12 +89,14 @@ public struct BaselineStore: Sendable {
     let treePath = writePath(for: key, suffix: ".tree.json")
     let treeBytes = try tree?.encoded()
     try withLock {
+      try confinement.check(path)
+      try confinement.check(treePath)
       try prepareFolder(for: path)
-      try FileIO.writeAtomically(png, to: path)
+      try confinement.write(png, to: path)
       if let treeBytes {
-        try FileIO.writeAtomically(treeBytes, to: treePath)
+        try confinement.write(treeBytes, to: treePath)
       } else {
-        try FileSystem.remove(treePath)
+        try confinement.remove(treePath)
       }
     }
   }
@@ -87,10 +104,12 @@ public struct BaselineStore: Sendable {
   /// Deletes the baseline of `key` at `location` (and its sidecar files).
   public func remove(_ location: Location) throws {
     try withLock {
-      try FileSystem.remove(location.path)
-      for suffix in [".snapdiff.json", ".tree.json", ".rejected.json"] {
-        try FileSystem.remove(sidecarPath(of: location, suffix: suffix))
+      let paths = [location.path] + [".snapdiff.json", ".tree.json", ".rejected.json"].map {
+        sidecarPath(of: location, suffix: $0)
       }
+      // All checked before the first is removed: a refusal leaves the snapshot whole.
+      for path in paths { try confinement.check(path) }
+      for path in paths { try confinement.remove(path) }
     }
   }
 
@@ -126,7 +145,7 @@ public struct BaselineStore: Sendable {
         rejected = try RejectedChanges.decode(FileIO.read(path, limit: 1 << 24), path: path)
       }
       rejected.changes.insert(changeHash)
-      try FileIO.writeAtomically(rejected.encoded(), to: path)
+      try confinement.write(rejected.encoded(), to: path)
     }
   }
 
@@ -138,9 +157,9 @@ public struct BaselineStore: Sendable {
       var rejected = try RejectedChanges.decode(FileIO.read(path, limit: 1 << 24), path: path)
       guard rejected.changes.remove(changeHash) != nil else { return }
       if rejected.changes.isEmpty {
-        try FileSystem.remove(path)
+        try confinement.remove(path)
       } else {
-        try FileIO.writeAtomically(rejected.encoded(), to: path)
+        try confinement.write(rejected.encoded(), to: path)
       }
     }
   }
@@ -148,6 +167,7 @@ public struct BaselineStore: Sendable {
   /// Runs `body` holding the store's lock (`<root>/.snapdiff.lock`).
   public func withLock<T>(_ body: () throws -> T) throws -> T {
     try FileSystem.createDirectories(root)
+    try confinement.check(root + "/.snapdiff.lock")
     return try FileLock.withLock(root + "/.snapdiff.lock", body)
   }
 
@@ -155,9 +175,9 @@ public struct BaselineStore: Sendable {
 
   private func prepareFolder(for path: String) throws {
     let folder = String(path[..<path.lastIndex(of: "/")!])
-    try FileSystem.createDirectories(folder)
+    try confinement.createFolders(folder)
     if let environment, !FileSystem.exists(environmentRoot(environment) + "/" + Self.environmentMarker) {
-      try FileIO.writeAtomically(
+      try confinement.write(
         Array("snapdiff environment folder: \(environment)\n".utf8),
         to: environmentRoot(environment) + "/" + Self.environmentMarker)
     }
@@ -165,9 +185,7 @@ public struct BaselineStore: Sendable {
 
   /// Refuses a baseline that is, or lies under, a link leading outside the store.
   private func checkInside(_ path: String) throws(FileError) {
-    guard let real = FileSystem.resolved(path), let realRoot = FileSystem.resolved(root),
-      real.hasPrefix(realRoot + "/")
-    else {
+    guard let real = FileSystem.resolved(path), real != confinement.realRoot, confinement.isInside(real) else {
       throw FileError(path: path, message: "is a symbolic link that leads outside the baseline store")
     }
   }

@@ -111,6 +111,27 @@ public struct SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertib
     }
     return collisions
   }
+
+  /// Refuses a set of keys of which two would be one file on macOS and Windows: the rule of
+  /// one run, applied by `check` to a frames folder and by the service to every key a run
+  /// receives.
+  ///
+  /// - Parameters:
+  ///   - keys: the run's keys.
+  ///   - involving: when given, only collisions of this key count (the key a run receives),
+  ///     and it is the key the error names first.
+  /// - Throws: `KeyError` naming both keys and how they differ.
+  public static func checkNoCollisions(_ keys: some Sequence<SnapshotKey>, involving key: SnapshotKey? = nil)
+    throws(KeyError)
+  {
+    let found = collisions(keys).first { key == nil || $0.0 == key || $0.1 == key }
+    if let (first, second, collision) = found {
+      let (subject, other) = first == key ? (first, second) : (second, first)
+      throw KeyError(
+        key: subject.rawValue,
+        problem: "differs from '\(other)' \(collision.problem): the two would be one file on macOS and Windows")
+    }
+  }
 }
 
 /// A snapshot key that cannot be used, and why.

@@ -27,8 +27,10 @@ public struct FileComparison: Sendable {
   /// Compares the PNG at `baseline` with the PNG at `current`.
   ///
   /// Two byte-identical files are identical images: their signature, header and size limit are
-  /// checked (a broken file is still an error) but nothing is decoded, unless a diff image is
-  /// asked for (then the baseline alone is decoded, to draw it).
+  /// checked (a file without a valid header is still an error) but nothing is decoded, so image
+  /// data that would not decode passes too (a speed feature: most frames of most runs equal
+  /// their baseline). A diff image asked for agrees: the baseline is decoded to draw its faded
+  /// backdrop, and when it does not decode the image is drawn without one.
   ///
   /// - Parameters:
   ///   - diffPath: where to write the diff image (atomically, with `PNGEncoder(speed: .fast)`);
@@ -49,7 +51,12 @@ public struct FileComparison: Sendable {
         guard let diffPath else {
           return Outcome(result: engine.identicalResult(size: header.size), diffPath: nil)
         }
-        let image = try decoder.decode(first, path: baseline)
+        // The count above passes identical bytes without decoding them; the diff image must
+        // agree, so bytes that do not decode (identical, so a corrupt baseline and its exact
+        // copy) still pass, and the diff image has no backdrop: white, or transparent as a mask.
+        let image =
+          (try? decoder.decode(first, path: baseline))
+          ?? RGBAImage(width: header.width, height: header.height, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
         let (result, drawn) = engine.compareDrawingIdentical(image)
         try PNGEncoder(speed: .fast).write(drawn, to: diffPath)
         return Outcome(result: result, diffPath: diffPath)

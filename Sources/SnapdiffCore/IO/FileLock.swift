@@ -21,4 +21,14 @@ public enum FileLock {
     defer { flock(descriptor, LOCK_UN) }
     return try body()
   }
+
+  /// Whether some process holds the lock file at `path` now (`false` when there is no file).
+  public static func isHeld(_ path: String) -> Bool {
+    let descriptor = open(path, O_RDWR | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
+    flock(descriptor, LOCK_UN)
+    return false
+  }
 }

@@ -65,36 +65,63 @@ public enum FileSystem {
     if rmdir(path) != 0 && errno != ENOENT { throw .system(path: path, action: "remove the folder") }
   }
 
-  /// The names in a folder, `.` and `..` left out, sorted by their bytes.
+  /// The names in a folder, `.` and `..` left out, sorted by their bytes. A name that is not
+  /// valid UTF-8 comes back with replacement characters (and so names no file): listings that
+  /// must account for every file use `nameBytes(of:)`.
   public static func entries(of path: String) throws(FileError) -> [String] {
+    try nameBytes(of: path).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The names in a folder as the file system holds them (bytes), `.` and `..` left out, sorted.
+  public static func nameBytes(of path: String) throws(FileError) -> [[UInt8]] {
     guard let directory = opendir(path) else { throw .system(path: path, action: "list the folder") }
     defer { closedir(directory) }
-    var names: [String] = []
+    var names: [[UInt8]] = []
     while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name != "." && name != ".." { names.append(name) }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+      if name != Array(".".utf8) && name != Array("..".utf8) { names.append(name) }
     }
-    return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    return names.sorted { $0.lexicographicallyPrecedes($1) }
   }
 
   /// Every regular file below `root`, as `/`-separated paths relative to it, sorted. Hidden
   /// names (starting with `.`) are skipped; `skip` can leave out folders by relative path.
+  ///
+  /// With `accountingForEverything` (a folder of frames: every file in it is checked or
+  /// reported), what would otherwise be passed over silently is an error naming it: a name that
+  /// is not valid UTF-8 (shown with its bytes escaped, `\xFF`), a link that leads nowhere, a link
+  /// to a folder (not followed), and anything that is neither a file nor a folder.
   public static func files(
-    under root: String, skip: (String) -> Bool = { _ in false }
+    under root: String, accountingForEverything: Bool = false, skip: (String) -> Bool = { _ in false }
   ) throws(FileError) -> [String] {
     var result: [String] = []
     func walk(_ relative: String) throws(FileError) {
       let absolute = relative.isEmpty ? root : root + "/" + relative
-      for name in try entries(of: absolute) where name.utf8.first != UInt8(ascii: ".") {
+      for bytes in try nameBytes(of: absolute) where bytes.first != UInt8(ascii: ".") {
+        guard let name = String(validating: bytes, as: UTF8.self) else {
+          if accountingForEverything {
+            throw FileError(
+              path: absolute + "/" + PathText.shown(bytes),
+              message: "the name is not valid UTF-8, so it cannot be a snapshot key: rename it")
+          }
+          continue
+        }
         let child = relative.isEmpty ? name : relative + "/" + name
         let path = root + "/" + child
+        let isLink = kind(of: path) == .symbolicLink
         if isDirectory(path) {
-          if kind(of: path) == .symbolicLink || skip(child) { continue }
+          if isLink && accountingForEverything {
+            throw FileError(
+              path: path, message: "is a symbolic link to a folder, which is not followed: move or copy the frames in")
+          }
+          if isLink || skip(child) { continue }
           try walk(child)
         } else if isFile(path) {
           result.append(child)
+        } else if accountingForEverything {
+          throw FileError(
+            path: path,
+            message: isLink ? "is a symbolic link that leads nowhere" : "is neither a file nor a folder")
         }
       }
     }

@@ -13,6 +13,26 @@ public enum PathText {
     text.utf8.contains(UInt8(ascii: "/"))
   }
 
+  /// A file name's bytes as text for messages: valid UTF-8 as it is, every other byte escaped
+  /// (`caf\xE9.png`).
+  public static func shown(_ bytes: [UInt8]) -> String {
+    var text = ""
+    var index = 0
+    scan: while index < bytes.count {
+      for length in 1...4 where index + length <= bytes.count {
+        if let piece = String(validating: bytes[index..<index + length], as: UTF8.self) {
+          text += piece
+          index += length
+          continue scan
+        }
+      }
+      let hex = String(bytes[index], radix: 16, uppercase: true)
+      text += "\\x" + (hex.count == 1 ? "0" : "") + hex
+      index += 1
+    }
+    return text
+  }
+
   /// Whether `component` is `.` or `..` byte for byte.
   public static func isDotOrDotDot(_ component: some StringProtocol) -> Bool {
     component.utf8.elementsEqual(".".utf8) || component.utf8.elementsEqual("..".utf8)

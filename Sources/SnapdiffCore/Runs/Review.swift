@@ -20,6 +20,10 @@ public struct Review: Sendable {
   }
 
   /// Which snapshots a command applies to: the union of every selector given.
+  ///
+  /// A rejected snapshot (a reviewer refused its change) is picked only when its key is named
+  /// exactly, or with `includeRejected`: `failed`, `all`, globs and `sameAs` leave it out, so
+  /// "approve all failed" never undoes a rejection by the way.
   public struct Selection: Sendable, Equatable {
     /// Keys or globs (`'Onboarding*'`).
     public var patterns: [String]
@@ -28,16 +32,19 @@ public struct Review: Sendable {
     public var all: Bool
     /// Every snapshot whose change is the same as this key's.
     public var sameAs: String?
+    /// Whether `failed`, `all`, globs and `sameAs` pick rejected snapshots too.
+    public var includeRejected: Bool
 
     public init(
       patterns: [String] = [], failed: Bool = false, new: Bool = false, all: Bool = false,
-      sameAs: String? = nil
+      sameAs: String? = nil, includeRejected: Bool = false
     ) {
       self.patterns = patterns
       self.failed = failed
       self.new = new
       self.all = all
       self.sameAs = sameAs
+      self.includeRejected = includeRejected
     }
 
     public var isEmpty: Bool { patterns.isEmpty && !failed && !new && !all && sameAs == nil }
@@ -52,7 +59,11 @@ public struct Review: Sendable {
   public static func select(_ selection: Selection, in record: RunRecord) throws -> [SnapshotRecord] {
     // Keys by their bytes: a `Set<String>` would merge NFC and NFD spellings of one name.
     var chosen = Set<[UInt8]>()
-    let candidates = record.snapshots.filter { reviewable.contains($0.status) }
+    // What a group selector (all, failed, a glob, sameAs) may pick: rejected ones only on request.
+    func actionable(_ snapshot: SnapshotRecord) -> Bool {
+      reviewable.contains(snapshot.status) && (selection.includeRejected || snapshot.status != .rejected)
+    }
+    let candidates = record.snapshots.filter(actionable)
     if selection.all { chosen.formUnion(candidates.map(\.keyBytes)) }
     if selection.failed {
       chosen.formUnion(candidates.filter { $0.status == .failed || $0.status == .rejected }.map(\.keyBytes))
@@ -66,12 +77,18 @@ public struct Review: Sendable {
         exact.isEmpty
         ? record.snapshots.filter { (try? SnapshotKey($0.key))?.matches(glob: pattern) ?? false } : exact
       if matches.isEmpty { throw RunError("no snapshot in run \(record.id) matches '\(pattern)'") }
-      let actionable = matches.filter { reviewable.contains($0.status) }
-      if actionable.isEmpty {
+      // A key named exactly picks its snapshot even when it was rejected.
+      let picked = exact.isEmpty ? matches.filter(actionable) : exact.filter { reviewable.contains($0.status) }
+      if picked.isEmpty {
         let statuses = Set(matches.map(\.status.rawValue)).sorted().joined(separator: ", ")
+        if matches.contains(where: { $0.status == .rejected }) {
+          throw RunError(
+            "'\(pattern)' matches only rejected snapshots (or ones with nothing to review: \(statuses)): "
+              + "name them one by one, or add --include-rejected")
+        }
         throw RunError("'\(pattern)' matches only snapshots with nothing to review (\(statuses))")
       }
-      chosen.formUnion(actionable.map(\.keyBytes))
+      chosen.formUnion(picked.map(\.keyBytes))
     }
     if let key = selection.sameAs {
       guard let reference = record.snapshots.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else {

@@ -62,7 +62,8 @@ public struct RunChecker: Sendable {
   /// Runs the check. `progress(done, total, key)` is called as snapshots finish (from worker
   /// threads, one call at a time).
   ///
-  /// - Throws: `FileError` when the current folder cannot be read, `KeyError` for a frame whose
+  /// - Throws: `StoreEscapeError` when a baseline would be written through a link out of the
+  ///   store, `FileError` when the current folder cannot be read, `KeyError` for a frame whose
   ///   name cannot be a key or for two keys that differ only by case or Unicode normalisation.
   ///   Problems with one snapshot (a corrupt PNG) do not throw: the snapshot fails with its
   ///   `error` set.
@@ -72,11 +73,11 @@ public struct RunChecker: Sendable {
     }
     let currentFrames = try Self.frames(in: currentDirectory).filter { isSelected($0.key) }
     let currentKeys = currentFrames.map(\.key)
-    if let (first, second, collision) = SnapshotKey.collisions(currentKeys).first {
-      throw KeyError(
-        key: second.rawValue,
-        problem: "differs from '\(first)' \(collision.problem): the two would be one file on macOS and Windows")
-    }
+    try SnapshotKey.checkNoCollisions(currentKeys)
+    // Refused before the run folder exists: a key (or the environment folder) whose baseline
+    // would be written through a link out of the store.
+    try store.checkConfined()
+    for key in currentKeys { try store.checkConfined(key) }
     let currentSet = Set(currentKeys)
     let skipped = try Self.skips(in: currentDirectory).filter { isSelected($0.key) && !currentSet.contains($0.key) }
     var baselineKeys = try store.keys()
@@ -85,44 +86,48 @@ public struct RunChecker: Sendable {
       only.isEmpty ? Set(baselineKeys).subtracting(currentSet).subtracting(skipped.map(\.key)).sorted() : []
 
     let (folder, createdAt) = try RunFolder.create(in: runsDirectory)
-    let work: [(key: SnapshotKey, current: String?)] =
-      currentFrames.map { ($0.key, $0.path) } + missingKeys.map { ($0, nil) }
-    let results = ResultSlots<SnapshotRecord>(count: work.count)
-    let next = Counter()
-    let done = Counter()
-    DispatchQueue.concurrentPerform(iterations: min(jobs, max(work.count, 1))) { _ in
-      while let index = next.take(below: work.count) {
-        let item = work[index]
-        let record = check(item.key, currentPath: item.current, folder: folder)
-        results.set(index, record)
-        let finished = done.increment()
-        progress?(finished, work.count, item.key.rawValue)
+    // Held until run.json is written: `Leftovers.clean` leaves a folder whose lock is held
+    // (a check in progress) alone, and removes one a killed check left without run.json.
+    return try FileLock.withLock(folder.path + "/.lock") {
+      let work: [(key: SnapshotKey, current: String?)] =
+        currentFrames.map { ($0.key, $0.path) } + missingKeys.map { ($0, nil) }
+      let results = ResultSlots<SnapshotRecord>(count: work.count)
+      let next = Counter()
+      let done = Counter()
+      DispatchQueue.concurrentPerform(iterations: min(jobs, max(work.count, 1))) { _ in
+        while let index = next.take(below: work.count) {
+          let item = work[index]
+          let record = check(item.key, currentPath: item.current, folder: folder)
+          results.set(index, record)
+          let finished = done.increment()
+          progress?(finished, work.count, item.key.rawValue)
+        }
       }
-    }
 
-    let skips = try skipped.map { skip -> SnapshotRecord in
-      var record = SnapshotRecord(key: skip.key.rawValue, status: .skipped)
-      record.skipReason = skip.reason
-      record.baseline = try store.locate(skip.key).map { folder.relative($0.path) }
-      return record
+      let skips = try skipped.map { skip -> SnapshotRecord in
+        var record = SnapshotRecord(key: skip.key.rawValue, status: .skipped)
+        record.skipReason = skip.reason
+        record.baseline = try store.locate(skip.key).map { folder.relative($0.path) }
+        return record
+      }
+      var record = RunRecord(
+        id: folder.id, createdAt: createdAt, currentDirectory: folder.relative(currentDirectory),
+        baselinesDirectory: folder.relative(store.root), environment: store.environment,
+        recordMode: recordMode, complete: only.isEmpty,
+        snapshots: (results.values() + skips).sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
+      record.closedAt = RunFolder.timestamp().iso
+      try folder.save(record)
+      try RunReports.write(record, to: folder)
+      try folder.markAsLast()
+      cache?.trim()
+      return Outcome(record: record, folder: folder)
     }
-    var record = RunRecord(
-      id: folder.id, createdAt: createdAt, currentDirectory: folder.relative(currentDirectory),
-      baselinesDirectory: folder.relative(store.root), environment: store.environment,
-      recordMode: recordMode, complete: only.isEmpty,
-      snapshots: (results.values() + skips).sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
-    record.closedAt = RunFolder.timestamp().iso
-    try folder.save(record)
-    try RunReports.write(record, to: folder)
-    try folder.markAsLast()
-    cache?.trim()
-    return Outcome(record: record, folder: folder)
   }
 
   /// The frames in a folder: `<key>.png` (with `<key>.tree.json` beside it, if any), or
   /// `<key>.tree.json` alone (rendered), by key.
   static func frames(in folder: String) throws -> [(key: SnapshotKey, path: String)] {
-    let files = try FileSystem.files(under: folder)
+    let files = try FileSystem.files(under: folder, accountingForEverything: true)
     let pngs = Set(files.filter { $0.lowercased().hasSuffix(".png") }.map { String($0.dropLast(4)) })
     var frames: [(key: SnapshotKey, path: String)] = []
     for file in files {
@@ -275,8 +280,8 @@ public struct RunChecker: Sendable {
     record.status = .failed
     record.current = folder.relative(try keepCopy(of: current, png: png, key: key, in: folder))
     let diffPath = folder.diffPath(for: key)
-    try FileSystem.createDirectories(String(diffPath[..<diffPath.lastIndex(of: "/")!]))
-    try PNGEncoder(speed: .fast).write(diffImage(), to: diffPath)
+    try folder.confinement.createFolders(containing: diffPath)
+    try folder.confinement.write(PNGEncoder(speed: .fast).encode(diffImage()), to: diffPath)
     record.diff = folder.relative(diffPath)
     if let hash = changeHash, try store.rejectedChanges(at: baseline).contains(hash) {
       record.previouslyRejected = true
@@ -296,10 +301,10 @@ public struct RunChecker: Sendable {
   /// Copies a frame (PNG, and its tree) into the run folder so it can be approved later.
   private func keepCopy(of frame: Frame, png: [UInt8], key: SnapshotKey, in folder: RunFolder) throws -> String {
     let copy = folder.currentCopyPath(for: key)
-    try FileSystem.createDirectories(String(copy[..<copy.lastIndex(of: "/")!]))
-    try FileIO.writeAtomically(png, to: copy)
+    try folder.confinement.createFolders(containing: copy)
+    try folder.confinement.write(png, to: copy)
     if let tree = frame.tree {
-      try FileIO.writeAtomically(try tree.encoded(), to: Frame.treePath(besidePNG: copy))
+      try folder.confinement.write(try tree.encoded(), to: Frame.treePath(besidePNG: copy))
     }
     return copy
   }

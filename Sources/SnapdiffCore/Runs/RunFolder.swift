@@ -7,16 +7,22 @@
 /// One run's folder, `.snapdiff/runs/<run-id>/`: `run.json`, copies of the current frames that
 /// differ or are new (`current/<key>.png`), diff images (`diff/<key>.png`) and the reports.
 /// `.snapdiff/runs/last` links to the newest.
+///
+/// Every write into the folder goes through `confinement`, so a symbolic link placed inside it
+/// cannot lead a write out of it.
 public struct RunFolder: Sendable {
   /// The folder, absolute.
   public let path: String
   public let id: String
+  /// The rule every write and removal in the run folder goes through.
+  public let confinement: Confinement
 
   public var recordPath: String { path + "/run.json" }
 
   public init(path: String) {
     self.path = FileSystem.absolute(path)
     id = String(PathText.components(self.path).last ?? "")
+    confinement = Confinement(root: self.path, place: "run folder")
   }
 
   /// Makes a new run folder in `runsDirectory` named by the current UTC time
@@ -75,14 +81,15 @@ public struct RunFolder: Sendable {
   }
 
   public func save(_ record: RunRecord) throws {
-    try FileIO.writeAtomically(record.encoded(), to: recordPath)
+    try confinement.write(record.encoded(), to: recordPath)
   }
 
   /// Reads, changes and writes `run.json` under the run's lock, so concurrent reviewers never
   /// lose each other's changes.
   @discardableResult
   public func update(_ change: (inout RunRecord) throws -> Void) throws -> RunRecord {
-    try FileLock.withLock(path + "/.lock") {
+    try confinement.check(path + "/.lock")
+    return try FileLock.withLock(path + "/.lock") {
       var record = try load()
       try change(&record)
       try save(record)

@@ -3,8 +3,8 @@
 public enum RunReports {
   /// Renders `junit.xml` and `index.html` from `record` into `folder`, atomically.
   public static func write(_ record: RunRecord, to folder: RunFolder) throws {
-    try FileIO.writeAtomically(Array(JUnitReport.render(record).utf8), to: folder.path + "/" + JUnitReport.fileName)
-    try FileIO.writeAtomically(Array(HTMLReport.render(record).utf8), to: folder.path + "/" + HTMLReport.fileName)
+    try folder.confinement.write(Array(JUnitReport.render(record).utf8), to: folder.path + "/" + JUnitReport.fileName)
+    try folder.confinement.write(Array(HTMLReport.render(record).utf8), to: folder.path + "/" + HTMLReport.fileName)
   }
 
   /// Writes reg-cli's `reg.json` for the run to `path`, its folders relative to the file.

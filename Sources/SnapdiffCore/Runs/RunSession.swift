@@ -30,10 +30,12 @@ public struct RunSession: Sendable {
     options: DiffOptions = DiffOptions(), recordMode: RecordMode = .never, decoder: PNGDecoder = PNGDecoder(),
     config: ProjectConfig = ProjectConfig()
   ) throws -> RunSession {
+    // An environment folder that is a link out of the store is refused before the run exists.
+    try store.checkConfined()
     let (folder, createdAt) = try RunFolder.create(in: FileSystem.absolute(runsDirectory))
     let session = RunSession(
       folder: folder, store: store, options: options, recordMode: recordMode, decoder: decoder, config: config)
-    try FileSystem.createDirectories(session.incoming)
+    try folder.confinement.createFolders(session.incoming)
     var record = RunRecord(
       id: folder.id, createdAt: createdAt, currentDirectory: Self.incomingDirectory,
       baselinesDirectory: folder.relative(store.root), environment: store.environment,
@@ -73,7 +75,8 @@ public struct RunSession: Sendable {
   /// tolerances), compares it against the store, and records the verdict in `run.json`
   /// (replacing an earlier submission of the same key).
   ///
-  /// - Throws: `KeyError` for a key that could leave the store, `RunError` when the run is
+  /// - Throws: `KeyError` for a key that could leave the store (`StoreEscapeError` through a
+  ///   symbolic link), `RunError` when the run is
   ///   closed or neither a PNG nor a tree is given, `PNGError`/`ConfigurationError` for input
   ///   that is not valid (nothing is recorded then).
   @discardableResult
@@ -81,11 +84,15 @@ public struct RunSession: Sendable {
     throws -> SnapshotRecord
   {
     let key = try SnapshotKey(rawKey)
+    // A key whose baseline would be written through a link out of the store is refused first.
+    try store.checkConfined(key)
     // Refused before anything is written or compared: the run's copies of a closed run's frames
     // must not change. (An unchanged run.json is not decoded again: `RunRecordCache`.)
-    guard try folder.load().closedAt == nil else {
+    let current = try folder.load()
+    guard current.closedAt == nil else {
       throw RunError("run \(folder.id) is closed: open a new run")
     }
+    try Self.checkNoCollision(key, in: current)
     guard png != nil || tree != nil else { throw RunError("'\(rawKey)': send a PNG frame, an element tree, or both") }
     if let png {
       // A frame that cannot be decoded is refused before anything is recorded. One equal to its
@@ -99,22 +106,23 @@ public struct RunSession: Sendable {
       }
     }
     let base = incoming + "/" + key.relativePath(suffix: "")
-    try FileSystem.createDirectories(String(base[..<base.lastIndex(of: "/")!]))
-    try FileSystem.remove(base + ".skipped.json")
+    let confinement = folder.confinement
+    try confinement.createFolders(containing: base)
+    try confinement.remove(base + ".skipped.json")
     let framePath: String
     if let png {
       framePath = base + ".png"
-      try FileIO.writeAtomically(png, to: framePath)
-      if let tree { try FileIO.writeAtomically(try tree.encoded(), to: base + ".tree.json") }
+      try confinement.write(png, to: framePath)
+      if let tree { try confinement.write(try tree.encoded(), to: base + ".tree.json") }
     } else {
       framePath = base + ".tree.json"
-      try FileIO.writeAtomically(try tree!.encoded(), to: framePath)
+      try confinement.write(try tree!.encoded(), to: framePath)
     }
     if let settings {
       let encoded = try JSONEncoderBox.encode(settings)
-      try FileIO.writeAtomically(encoded, to: base + ".snapdiff.json")
+      try confinement.write(encoded, to: base + ".snapdiff.json")
     } else {
-      try FileSystem.remove(base + ".snapdiff.json")
+      try confinement.remove(base + ".snapdiff.json")
     }
     let checker = RunChecker(
       currentDirectory: incoming, store: store, runsDirectory: String(folder.path[..<folder.path.lastIndex(of: "/")!]),
@@ -123,6 +131,8 @@ public struct RunSession: Sendable {
     _ = try folder.update { record in
       // Closed since it was read: the verdict is not recorded.
       guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
+      // Again under the lock: a colliding key may have arrived since.
+      try Self.checkNoCollision(key, in: record)
       // By bytes: NFC and NFD spellings of a name are two keys (two files).
       record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
       record.snapshots.append(snapshot)
@@ -137,34 +147,47 @@ public struct RunSession: Sendable {
   /// with the reason: the run lists it as `skipped`, as `check` lists a frames folder's
   /// `<key>.skipped.json`. A frame received earlier for the key is dropped.
   ///
-  /// - Throws: `KeyError` for a key that could leave the store, `RunError` when the run is closed
+  /// - Throws: `KeyError` for a key that could leave the store (`StoreEscapeError` through a
+  ///   symbolic link), `RunError` when the run is closed
   ///   or the reason is empty, longer than 1000 bytes or holds control characters.
   @discardableResult
   public func skip(key rawKey: String, reason: String) throws -> SnapshotRecord {
     let key = try SnapshotKey(rawKey)
+    try store.checkConfined(key)
     guard !reason.isEmpty, reason.utf8.count <= 1000,
       !reason.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
     else {
       throw RunError("'\(rawKey)': a skip needs a reason of 1 to 1000 bytes, on one line")
     }
-    guard try folder.load().closedAt == nil else {
+    let current = try folder.load()
+    guard current.closedAt == nil else {
       throw RunError("run \(folder.id) is closed: open a new run")
     }
+    try Self.checkNoCollision(key, in: current)
     var snapshot = SnapshotRecord(key: key.rawValue, status: .skipped)
     snapshot.skipReason = reason
     snapshot.baseline = try store.locate(key).map { folder.relative($0.path) }
     _ = try folder.update { record in
       guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
+      try Self.checkNoCollision(key, in: record)
       record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
       record.snapshots.append(snapshot)
       record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
     }
     let base = incoming + "/" + key.relativePath(suffix: "")
-    for suffix in [".png", ".tree.json", ".snapdiff.json"] { try FileSystem.remove(base + suffix) }
-    try FileSystem.createDirectories(String(base[..<base.lastIndex(of: "/")!]))
+    for suffix in [".png", ".tree.json", ".snapdiff.json"] { try folder.confinement.remove(base + suffix) }
+    try folder.confinement.createFolders(containing: base)
     let note = JSONValue.object([("key", .string(key.rawValue)), ("reason", .string(reason))]).serialized(pretty: true)
-    try FileIO.writeAtomically(Array((note + "\n").utf8), to: base + ".skipped.json")
+    try folder.confinement.write(Array((note + "\n").utf8), to: base + ".skipped.json")
     return snapshot
+  }
+
+  /// Refuses `key` when it and a key the run already has would be one file on macOS and
+  /// Windows (`check`'s rule for one run: `SnapshotKey.checkNoCollisions`). The same key again
+  /// replaces its earlier submission and is not a collision.
+  static func checkNoCollision(_ key: SnapshotKey, in record: RunRecord) throws(KeyError) {
+    let others = record.snapshots.compactMap { try? SnapshotKey($0.key) }.filter { $0 != key }
+    try SnapshotKey.checkNoCollisions(others + [key], involving: key)
   }
 
   /// Closes the run: no more snapshots; the reports are written and the run becomes `last`.

@@ -15,18 +15,21 @@ struct OpenRunRequest: Decodable, Sendable {
 
 /// `POST /api/v1/runs/{run}/approve`: `{"all": true}`, `{"failed": true}`, `{"new": true}`,
 /// `{"sameAs": KEY}`, `{"keys": [KEY or glob…]}`, or several at once (their union);
-/// `"dryRun": true` changes nothing.
+/// `"dryRun": true` changes nothing; `"includeRejected": true` lets the group selectors pick
+/// rejected snapshots (`Review.Selection`).
 struct ReviewRequest: Decodable, Sendable {
   var all: Bool?
   var failed: Bool?
   var new: Bool?
   var sameAs: String?
   var keys: [String]?
+  var includeRejected: Bool?
   var dryRun: Bool?
 
   var selection: Review.Selection {
     Review.Selection(
-      patterns: keys ?? [], failed: failed ?? false, new: new ?? false, all: all ?? false, sameAs: sameAs)
+      patterns: keys ?? [], failed: failed ?? false, new: new ?? false, all: all ?? false, sameAs: sameAs,
+      includeRejected: includeRejected ?? false)
   }
 }
 

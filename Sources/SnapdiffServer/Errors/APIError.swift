@@ -51,6 +51,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
       self.init(error.status, error.body ?? error.status.reasonPhrase)
       headers = error.headers
     case let error as KeyError: self.init(.unprocessableContent, error.description)
+    // Named relative to the folder: the server's own folders are not shown.
+    case let error as StoreEscapeError: self.init(.unprocessableContent, error.messageInsideFolder)
     case let error as PNGError: self.init(.unprocessableContent, error.description)
     case let error as ConfigurationError: self.init(.unprocessableContent, error.description)
     case let error as RunError: self.init(.conflict, error.description)
