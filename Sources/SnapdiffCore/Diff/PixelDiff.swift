@@ -243,7 +243,9 @@ struct DiffKernel {
     self.output = output
     self.mask = mask
     // pixelmatch's order of operations, so the same threshold gives the same double.
-    maxDelta = maxYIQDelta * options.threshold * options.threshold
+    maxDelta =
+      options.matchLevel == .perceptual
+      ? options.deltaE : maxYIQDelta * options.threshold * options.threshold
     matchLevel = options.matchLevel
     // Exact matching counts every differing pixel: no anti-aliasing allowance.
     includeAA = options.includeAA || options.matchLevel == .exact
@@ -280,6 +282,7 @@ struct DiffKernel {
     // With nothing to draw for unchanged pixels, a row that is byte-equal costs one memcmp.
     let skipEqualRows = grayOutput == nil
     let rowBytes = width &* 4
+    var perceptual = PerceptualDelta(active: matchLevel == .perceptual)
     for y in 0..<height {
       let rowStart = y &* width
       if skipEqualRows
@@ -289,7 +292,7 @@ struct DiffKernel {
         continue
       }
       mask.forEachSegment(row: y, width: width) { start, end, ignored in
-        scanSegment(y: y, from: start, to: end, ignored: ignored, &counts, &regions)
+        scanSegment(y: y, from: start, to: end, ignored: ignored, &counts, &regions, &perceptual)
       }
     }
   }
@@ -297,7 +300,7 @@ struct DiffKernel {
   @inline(__always)
   private func scanSegment(
     y: Int, from start: Int, to end: Int, ignored: Bool, _ counts: inout DiffCounts,
-    _ regions: inout DiffRegions
+    _ regions: inout DiffRegions, _ perceptual: inout PerceptualDelta
   ) {
     let rowStart = y &* width
     let gray = grayOutput
@@ -316,6 +319,7 @@ struct DiffKernel {
       case .exact: delta = exactDelta(first, second)
       case .ignoreColors: delta = luminanceDelta(first, second)
       case .strict, .layout: delta = colorDelta(first, second)
+      case .perceptual: delta = perceptual.delta(first, second)
       }
       if abs(delta) <= maxDelta {
         // Similar enough: drawn like an unchanged pixel.

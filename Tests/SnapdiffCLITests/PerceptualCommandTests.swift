@@ -1,0 +1,40 @@
+import Foundation
+import SnapdiffCore
+import Testing
+
+/// `snapdiff compare --match perceptual` and `--delta-e`, run as a real process.
+@Suite("snapdiff compare --match perceptual")
+struct PerceptualCommandTests {
+  /// A white screen with a 10×10 button in `button`.
+  static func screen(button: RGBAColor) -> RGBAImage {
+    var image = RGBAImage(width: 40, height: 30, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
+    for y in 10..<20 { for x in 15..<25 { image[x: x, y: y] = button } }
+    return image
+  }
+
+  @Test("#007aff → #0a84ff (ΔE00 3.5): strict passes it, perceptual fails it, --delta-e 4 passes it")
+  func systemBlue() throws {
+    try withTemporaryDirectory { folder in
+      let before = folder + "/before.png"
+      let after = folder + "/after.png"
+      try PNGEncoder().write(Self.screen(button: RGBAColor(red: 0x00, green: 0x7a, blue: 0xff)), to: before)
+      try PNGEncoder().write(Self.screen(button: RGBAColor(red: 0x0a, green: 0x84, blue: 0xff)), to: after)
+      #expect(try SnapdiffProcess.run(["compare", before, after]).status == 0)
+      let perceptual = try SnapdiffProcess.run(["compare", before, after, "--match", "perceptual", "--json"])
+      #expect(perceptual.status == 1)
+      let object = try perceptual.json()
+      #expect(object["differentPixels"] as? Int == 100)
+      #expect(object["matchLevel"] as? String == "perceptual")
+      let loose = try SnapdiffProcess.run(["compare", before, after, "--match", "perceptual", "--delta-e", "4"])
+      #expect(loose.status == 0)
+    }
+  }
+
+  @Test("--delta-e must be 0 or more")
+  func negativeDeltaE() throws {
+    let a = CLIFixtures.path("pixelmatch/1a.png")
+    let output = try SnapdiffProcess.run(["compare", a, a, "--match", "perceptual", "--delta-e=-1"])
+    #expect(output.status == 64)
+    #expect(output.standardError.contains("--delta-e must be 0 or more, not -1.0"))
+  }
+}
