@@ -38,3 +38,26 @@ struct PerceptualCommandTests {
     #expect(output.standardError.contains("--delta-e must be 0 or more, not -1.0"))
   }
 }
+
+/// `snapdiff compare` on colour-tagged PNGs: the conversion is made and reported.
+@Suite("snapdiff compare, colour profiles")
+struct ColorProfileCommandTests {
+  @Test("a Display P3 PNG against its sRGB twin passes, and the verdict and JSON say it was converted")
+  func displayP3() throws {
+    let p3 = CLIFixtures.path("color/screen-p3.png")
+    let srgb = CLIFixtures.path("color/screen-srgb.png")
+    let text = try SnapdiffProcess.run(["compare", p3, srgb])
+    #expect(text.status == 0)
+    #expect(text.standardOutput.contains(
+      "colours converted before comparing: baseline Display P3 (iCCP) → sRGB; current sRGB or untagged as is"),
+      "\(text.standardOutput)")
+    let json = try SnapdiffProcess.run(["compare", p3, srgb, "--json"]).json()
+    let conversion = try #require(json["colorConversion"] as? [String: Any])
+    #expect(conversion["to"] as? String == "sRGB")
+    #expect((conversion["baseline"] as? [String: Any])?["space"] as? String == "Display P3 (iCCP)")
+    #expect((conversion["baseline"] as? [String: Any])?["converted"] as? Bool == true)
+    // Untagged pairs say nothing about colours.
+    let plain = try SnapdiffProcess.run(["compare", srgb, srgb, "--json"]).json()
+    #expect(plain["colorConversion"] == nil)
+  }
+}

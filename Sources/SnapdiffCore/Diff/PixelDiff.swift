@@ -49,6 +49,9 @@ public struct PixelDiff: Sendable {
   private func run(_ baseline: RGBAImage, _ current: RGBAImage, drawing: Bool)
     -> (result: DiffResult, image: RGBAImage?)
   {
+    // Images tagged with different colour spaces are first brought to sRGB.
+    let (baseline, current, conversion) = ColorMatching(matchLevel: options.matchLevel)
+      .matched(baseline, current)
     let width = max(baseline.width, current.width)
     let height = max(baseline.height, current.height)
     let mask = IgnoreMask(regions: options.ignoreRegions, width: width, height: height)
@@ -90,8 +93,9 @@ public struct PixelDiff: Sendable {
         output: &output, counts: &counts, regions: &regions)
     }
 
-    let result = makeResult(
+    var result = makeResult(
       counts: counts, regions: &regions, baselineSize: baseline.size, currentSize: current.size)
+    result.colorConversion = conversion
     let image = drawing ? RGBAImage(width: width, height: height, pixels: output) : nil
     return (result, image)
   }
