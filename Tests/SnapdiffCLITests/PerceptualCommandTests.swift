@@ -61,3 +61,47 @@ struct ColorProfileCommandTests {
     #expect(plain["colorConversion"] == nil)
   }
 }
+
+/// `snapdiff check` with the perceptual level from `snapdiff.json`, and colour-tagged baselines.
+@Suite("snapdiff check, perceptual and colour profiles")
+struct PerceptualCheckTests {
+  @Test("snapdiff.json's matchLevel perceptual fails the #007aff → #0a84ff change that strict passes")
+  func projectLevel() throws {
+    try withWorkspace { workspace in
+      let blue = PerceptualCommandTests.screen(button: RGBAColor(red: 0x00, green: 0x7a, blue: 0xff))
+      let newBlue = PerceptualCommandTests.screen(button: RGBAColor(red: 0x0a, green: 0x84, blue: 0xff))
+      try workspace.writeFrame("Home", blue)
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)  // recorded
+      try workspace.writeFrame("Home", newBlue)
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)  // strict: 0 pixels differ
+      try #"{"matchLevel": "perceptual"}"#.write(toFile: workspace.root + "/snapdiff.json", atomically: true, encoding: .utf8)
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 1)
+      let snapshot = try #require((try workspace.lastRun()["snapshots"] as? [[String: Any]])?.first)
+      #expect(snapshot["matchLevel"] as? String == "perceptual")
+      #expect(snapshot["differentPixels"] as? Int == 100)
+      // The flag overrides the file.
+      #expect(try workspace.snapdiff(["check", "frames", "--match", "strict"]).status == 0)
+    }
+  }
+
+  @Test("a Display P3 baseline against an sRGB frame passes converted, warm cache or not, and run.json says so")
+  func taggedBaseline() throws {
+    try withWorkspace { workspace in
+      let baselines = workspace.root + "/baselines"
+      try FileManager.default.createDirectory(atPath: baselines, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: CLIFixtures.path("color/screen-p3.png"), toPath: baselines + "/Home.png")
+      try FileManager.default.createDirectory(atPath: workspace.root + "/frames", withIntermediateDirectories: true)
+      try FileManager.default.copyItem(
+        atPath: CLIFixtures.path("color/screen-srgb.png"), toPath: workspace.root + "/frames/Home.png")
+      // The second run reads the baseline from the decoded-baseline cache.
+      for _ in 0..<2 {
+        let output = try workspace.snapdiff(["check", "frames"])
+        #expect(output.status == 0, "\(output.standardOutput)")
+        let snapshot = try #require((try workspace.lastRun()["snapshots"] as? [[String: Any]])?.first)
+        #expect(snapshot["status"] as? String == "passed")
+        #expect((snapshot["colorConversion"] as? String)?.contains("baseline Display P3 (iCCP) → sRGB") == true)
+      }
+      #expect(try workspace.snapdiff(["check", "frames", "--no-cache"]).status == 0)
+    }
+  }
+}

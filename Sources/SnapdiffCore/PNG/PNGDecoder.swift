@@ -57,11 +57,20 @@ public struct PNGDecoder: Sendable {
       }
       if let failure { throw failure }
       var image = RGBAImage(width: header.width, height: header.height, pixels: pixels)
-      // sRGB samples (untagged, an sRGB chunk, gamma 1/2.2) stay `nil`: one value for one
-      // meaning, so equal rasters stay equal images.
-      image.colorSpace = PNGColorChunks.colorSpace(in: bytes).flatMap { $0.isSRGB ? nil : $0 }
+      image.colorSpace = Self.colorSpace(in: bytes)
       return image
     }
+  }
+
+  /// The colour space PNG `data` is tagged with, as `decode` sets it: `nil` for sRGB samples
+  /// (untagged, an `sRGB` chunk, gamma 1/2.2), so that equal rasters stay equal images. For
+  /// pixels that come from elsewhere (a cache of decoded baselines).
+  public func colorSpace(of data: [UInt8]) -> ColorSpaceTag? {
+    data.withUnsafeBufferPointer { Self.colorSpace(in: $0) }
+  }
+
+  private static func colorSpace(in bytes: UnsafeBufferPointer<UInt8>) -> ColorSpaceTag? {
+    PNGColorChunks.colorSpace(in: bytes).flatMap { $0.isSRGB ? nil : $0 }
   }
 
   /// Reads the signature and the header of PNG `data` without decoding pixels, and checks the
