@@ -71,7 +71,7 @@ struct ColorMatching {
       initialized = count
     }
     var converted = RGBAImage(width: image.width, height: image.height, pixels: pixels)
-    converted.colorSpace = .sRGB
+    converted.colorSpace = nil  // sRGB now, which decoded images also write as `nil`
     return converted
   }
 }
