@@ -28,7 +28,17 @@ let package = Package(
     // libpng's classic read API with its own setjmp (Swift cannot call setjmp): raw samples,
     // header checks before any allocation, rows decoded straight into a caller's buffer.
     .target(name: "CPNGReader", dependencies: ["CLibPNG"]),
-    .target(name: "SnapdiffCore", dependencies: ["CLibPNG", "CPNGReader"]),
+    // LittleCMS (Debian: liblcms2-dev): PNG colour profiles (iCCP, sRGB, gAMA/cHRM) converted
+    // to sRGB when two images' profiles differ. A kept library rather than hand-written ICC code.
+    .systemLibrary(
+      name: "CLCMS2",
+      pkgConfig: "lcms2",
+      providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
+    ),
+    // zlib's `uncompress`, for the ICC profile inside an iCCP chunk (libpng's simplified API
+    // does not hand it out).
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    .target(name: "SnapdiffCore", dependencies: ["CLibPNG", "CPNGReader", "CLCMS2", "CZlib"]),
     // The test-side API: SnapshotController, pages, steps, SnapShooter, assertions.
     .target(name: "SnapdiffTesting", dependencies: ["SnapdiffCore"]),
     // `snapdiff serve`: the API, the review page and the run index. Only this target and

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Installs the system libraries snapdiff builds against (libpng, zlib, SQLite, pkg-config) when they are
-# missing. Debian/Ubuntu through apt-get; on macOS, `brew install libpng pkg-config`.
+# Installs the system libraries snapdiff builds against (libpng, zlib, LittleCMS, SQLite, pkg-config) when they are
+# missing. Debian/Ubuntu through apt-get; on macOS, `brew install libpng little-cms2 pkg-config`.
 set -euo pipefail
 
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! { pkg-config --exists libpng 2>/dev/null || [ -f /usr/include/png.h ]; }; then missing+=(libpng-dev); fi
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
+# Colour profiles (iCCP, sRGB, gAMA/cHRM) are converted with LittleCMS.
+if ! { pkg-config --exists lcms2 2>/dev/null || [ -f /usr/include/lcms2.h ]; }; then missing+=(liblcms2-dev); fi
 # snapdiff serve keeps its run index in SQLite (GRDB links the system library).
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
 

@@ -36,7 +36,8 @@ for source in Sources/CPNGReader/*.c; do
 done
 
 SWIFT_FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library
-  -I "$ROOT/Sources/CLibPNG" -I "$OUT/modules/CPNGReader" -I "$OUT/modules"
+  -I "$ROOT/Sources/CLibPNG" -I "$ROOT/Sources/CLCMS2" -I "$ROOT/Sources/CZlib"
+  -I "$OUT/modules/CPNGReader" -I "$OUT/modules"
   -Xcc "-I$ROOT/Sources/CPNGReader/include" -Xcc "${PNG_CFLAGS}")
 
 echo "fuzz: compiling SnapdiffCore (Swift, -sanitize=fuzzer,address)" >&2
@@ -66,6 +67,6 @@ for harness in scripts/fuzz/harness/*.swift; do
   echo "fuzz: linking $name" >&2
   read -r -a extra <<<"$(extra_sources "$name")"
   swiftc "${SWIFT_FLAGS[@]}" -module-name "${name//-/_}" "$harness" "${extra[@]}" \
-    "$OUT/obj/SnapdiffCore.o" "${C_OBJECTS[@]}" -lpng16 -lz -use-ld=lld -o "$OUT/bin/$name"
+    "$OUT/obj/SnapdiffCore.o" "${C_OBJECTS[@]}" -lpng16 -lz -llcms2 -use-ld=lld -o "$OUT/bin/$name"
 done
 echo "fuzz: built $(ls "$OUT/bin" | tr '\n' ' ')" >&2

@@ -80,7 +80,7 @@ extension Snapdiff {
           currentDirectory: currentDirectory, store: resolved.store,
           runsDirectory: resolved.runsDirectory,
           options: diffOptions.diffOptions(defaults: resolved.config.settings),
-          selectors: try frameOptions.selectors(), matchLevel: frameOptions.matchLevel ?? .strict,
+          selectors: try frameOptions.selectors(), matchLevel: frameOptions.matchLevel,
           layoutTolerance: frameOptions.layoutTolerance ?? 1, config: resolved.config,
           recordMode: recordMode, jobs: jobs ?? ProcessorCount.active, decoder: diffOptions.decoder,
           only: only)

@@ -137,6 +137,7 @@ extension Snapdiff {
         if result.passed && result.differentPixels > 0 { line += "; within tolerance" }
         lines.append(line)
       }
+      if let conversion = result.colorConversion { lines.append("      " + conversion.sentence) }
       if let layout = outcome.layout, !layout.isEmpty {
         lines.append("      layout: " + layout.map(\.sentence).joined(separator: "; "))
       }

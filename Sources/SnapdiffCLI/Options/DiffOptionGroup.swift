@@ -12,6 +12,13 @@ package struct DiffOptionGroup: ParsableArguments {
       valueName: "0-1"))
   var threshold: Double?
 
+  @Option(
+    name: .customLong("delta-e"),
+    help: ArgumentHelp(
+      "For --match perceptual: the largest CIEDE2000 colour difference (ΔE00) under which two pixels count as equal (default: 2.0).",
+      valueName: "E"))
+  var deltaE: Double?
+
   @Flag(name: .customLong("include-aa"), help: "Count anti-aliased pixels as differences.")
   var includeAA = false
 
@@ -64,6 +71,7 @@ package struct DiffOptionGroup: ParsableArguments {
   package func diffOptions(defaults: SnapshotSettings = SnapshotSettings()) -> DiffOptions {
     var options = defaults.applied(to: DiffOptions())
     if let threshold { options.threshold = threshold }
+    if let deltaE { options.deltaE = deltaE }
     if includeAA { options.includeAA = true }
     if let maxDiffPixels { options.maxDiffPixels = maxDiffPixels }
     if let maxDiffRatio { options.maxDiffRatio = maxDiffRatio }
@@ -84,6 +92,9 @@ package struct DiffOptionGroup: ParsableArguments {
   package func validate() throws {
     if let threshold, !(0...1).contains(threshold) {
       throw ValidationError("--threshold must be between 0 and 1, not \(threshold)")
+    }
+    if let deltaE, !(deltaE >= 0 && deltaE.isFinite) {
+      throw ValidationError("--delta-e must be 0 or more, not \(deltaE)")
     }
     if let alpha, !(0...1).contains(alpha) {
       throw ValidationError("--alpha must be between 0 and 1, not \(alpha)")

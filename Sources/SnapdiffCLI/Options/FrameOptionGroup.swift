@@ -13,7 +13,7 @@ struct FrameOptionGroup: ParsableArguments {
   @Option(
     name: .customLong("match"),
     help: ArgumentHelp(
-      "exact (any byte), strict (pixelmatch, default), ignore-colors (brightness only) or layout (element trees: added, removed, moved, resized, relabelled).",
+      "exact (any byte), strict (pixelmatch, default), ignore-colors (brightness only), layout (element trees: added, removed, moved, resized, relabelled) or perceptual (CIEDE2000 under --delta-e, anti-aliasing excluded).",
       valueName: "level"))
   var matchLevel: MatchLevel?
 

@@ -29,9 +29,11 @@ public struct BaselineCache: Sendable {
   /// - Throws: `PNGError` when the PNG is not valid (nothing is cached then).
   public func image(of bytes: [UInt8], path: String, decoder: PNGDecoder) throws -> RGBAImage {
     let entry = directory + "/" + Self.key(of: bytes) + ".rgba"
-    if let image = read(entry, expectedPNGSize: bytes.count) {
+    if var image = read(entry, expectedPNGSize: bytes.count) {
       // Used: newest for the least-recently-used order.
       utimes(entry, nil)
+      // The cache holds pixels only; the colour tag is read from the PNG's chunks.
+      image.colorSpace = decoder.colorSpace(of: bytes)
       return image
     }
     let image = try decoder.decode(bytes, path: path)

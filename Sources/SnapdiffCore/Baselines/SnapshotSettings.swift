@@ -21,15 +21,17 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
   /// Element selectors whose areas are ignored (`clock`, `~banner`, `@image`, `alert/ok`),
   /// resolved through the frames' element trees.
   public var ignoreElements: [String]?
-  /// `exact`, `strict`, `ignore-colors` or `layout`.
+  /// `exact`, `strict`, `ignore-colors`, `layout` or `perceptual`.
   public var matchLevel: MatchLevel?
+  /// For the perceptual level: the largest ΔE00 that still counts as equal.
+  public var deltaE: Double?
   /// For the layout level: moves and size changes up to this many points are not changes.
   public var layoutTolerance: Double?
 
   public init(
     threshold: Double? = nil, includeAA: Bool? = nil, maxDiffPixels: Int? = nil,
     maxDiffRatio: Double? = nil, ignoreRegions: [Region]? = nil, ignoreElements: [String]? = nil,
-    matchLevel: MatchLevel? = nil, layoutTolerance: Double? = nil
+    matchLevel: MatchLevel? = nil, layoutTolerance: Double? = nil, deltaE: Double? = nil
   ) {
     self.threshold = threshold
     self.includeAA = includeAA
@@ -39,6 +41,7 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
     self.ignoreElements = ignoreElements
     self.matchLevel = matchLevel
     self.layoutTolerance = layoutTolerance
+    self.deltaE = deltaE
   }
 
   /// A rectangle in pixels, as JSON writes it.
@@ -67,6 +70,7 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
     if let maxDiffRatio { result.maxDiffRatio = maxDiffRatio }
     result.ignoreRegions += (ignoreRegions ?? []).map(\.rect)
     if let matchLevel { result.matchLevel = matchLevel }
+    if let deltaE { result.deltaE = deltaE }
     return result
   }
 

@@ -14,13 +14,15 @@ public struct FrameComparison: Sendable {
   /// For the layout comparison: differences up to this many points are not changes.
   public var layoutTolerance: Double
 
+  /// - Parameter matchLevel: the level; `nil` (the default) takes `options.matchLevel`, so a
+  ///   level set in the options is never lost on the way.
   public init(
-    options: DiffOptions = DiffOptions(), selectors: [ElementSelector] = [], matchLevel: MatchLevel = .strict,
+    options: DiffOptions = DiffOptions(), selectors: [ElementSelector] = [], matchLevel: MatchLevel? = nil,
     layoutTolerance: Double = 1
   ) {
     self.options = options
     self.selectors = selectors
-    self.matchLevel = matchLevel
+    self.matchLevel = matchLevel ?? options.matchLevel
     self.layoutTolerance = layoutTolerance
   }
 

@@ -26,6 +26,10 @@ public struct ProjectConfig: Sendable, Codable, Equatable {
   public var includeAA: Bool?
   public var maxDiffPixels: Int?
   public var maxDiffRatio: Double?
+  /// The match level of every snapshot (`--match` and settings files override it).
+  public var matchLevel: MatchLevel?
+  /// For the perceptual level: the largest ΔE00 that still counts as equal.
+  public var deltaE: Double?
   /// Ignore regions for the snapshots whose keys match a glob.
   public var ignore: [IgnoreRule]?
 
@@ -66,7 +70,7 @@ public struct ProjectConfig: Sendable, Codable, Equatable {
   public var settings: SnapshotSettings {
     SnapshotSettings(
       threshold: threshold, includeAA: includeAA, maxDiffPixels: maxDiffPixels,
-      maxDiffRatio: maxDiffRatio)
+      maxDiffRatio: maxDiffRatio, matchLevel: matchLevel, deltaE: deltaE)
   }
 
   /// The ignore regions that apply to `key`.

@@ -35,7 +35,11 @@ public struct DiffOptions: Sendable, Hashable {
   /// The largest fraction (0...1) of different pixels a passing comparison may have; `nil` (the
   /// default) sets no such limit.
   public var maxDiffRatio: Double?
-  /// How pixels are compared: `exact`, `strict` (pixelmatch, the default) or `ignoreColors`.
+  /// For the `perceptual` match level: the largest CIEDE2000 difference (ΔE00) that still counts
+  /// as equal. Default ``defaultDeltaE`` (2.0). `threshold` plays this part at the other levels.
+  public var deltaE: Double
+  /// How pixels are compared: `exact`, `strict` (pixelmatch, the default), `ignoreColors` or
+  /// `perceptual`.
   /// (`layout` is decided by `FrameComparison` from element trees; pixels then compare strictly.)
   public var matchLevel: MatchLevel
 
@@ -51,7 +55,8 @@ public struct DiffOptions: Sendable, Hashable {
     ignoredColor: RGBAColor = RGBAColor(red: 0, green: 128, blue: 255),
     maxDiffPixels: Int? = nil,
     maxDiffRatio: Double? = nil,
-    matchLevel: MatchLevel = .strict
+    matchLevel: MatchLevel = .strict,
+    deltaE: Double = DiffOptions.defaultDeltaE
   ) {
     self.threshold = threshold
     self.includeAA = includeAA
@@ -65,12 +70,18 @@ public struct DiffOptions: Sendable, Hashable {
     self.maxDiffPixels = maxDiffPixels
     self.maxDiffRatio = maxDiffRatio
     self.matchLevel = matchLevel
+    self.deltaE = deltaE
   }
+
+  /// ΔE00 2.0: above the 1.2 that colour-managed rendering noise reaches, below the 3.5 of a
+  /// real colour change such as #007aff → #0a84ff (see docs/comparison.md).
+  public static let defaultDeltaE = 2.0
 
   /// The problem with these options, or `nil` when they are valid.
   public var problem: String? {
     if !(0...1).contains(threshold) { return "threshold must be between 0 and 1, not \(threshold)" }
     if !(0...1).contains(alpha) { return "alpha must be between 0 and 1, not \(alpha)" }
+    if !(deltaE >= 0 && deltaE.isFinite) { return "deltaE must be 0 or more, not \(deltaE)" }
     if let maxDiffPixels, maxDiffPixels < 0 {
       return "maxDiffPixels must not be negative, not \(maxDiffPixels)"
     }

@@ -25,6 +25,7 @@ extension DiffResult {
       ("differentRatio", .double(differentRatio)),
       ("regions", .array(regions.map(\.json))),
     ]
+    if let colorConversion { members.append(("colorConversion", colorConversion.json)) }
     if !sizesMatch {
       members.append(("baselineSize", baselineSize.json))
       members.append(("currentSize", currentSize.json))

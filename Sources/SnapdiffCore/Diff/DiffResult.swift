@@ -21,6 +21,9 @@ public struct DiffResult: Sendable, Hashable {
   /// images (and the two sizes). Two comparisons with the same hash made the same change, as a
   /// shared header update does across many screens. `nil` when nothing differs.
   public var changeHash: String?
+  /// The colour conversion made before comparing, when the images' colour spaces differed;
+  /// `nil` when the samples were compared as decoded.
+  public var colorConversion: ColorConversion? = nil
 
   /// `differentPixels / totalPixels`, a fraction in 0...1.
   public var differentRatio: Double {

@@ -10,4 +10,7 @@ public enum MatchLevel: String, Sendable, Codable, CaseIterable {
   /// Only the layout counts: elements added, removed, moved, resized or relabelled (needs the
   /// element trees of both frames); colours and content inside an unchanged layout do not.
   case layout
+  /// Colour as people see it: ΔE00 (CIEDE2000) under `DiffOptions.deltaE` counts as equal,
+  /// anti-aliasing is excluded as in `strict`.
+  case perceptual
 }

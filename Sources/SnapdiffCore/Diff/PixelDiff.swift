@@ -49,6 +49,9 @@ public struct PixelDiff: Sendable {
   private func run(_ baseline: RGBAImage, _ current: RGBAImage, drawing: Bool)
     -> (result: DiffResult, image: RGBAImage?)
   {
+    // Images tagged with different colour spaces are first brought to sRGB.
+    let (baseline, current, conversion) = ColorMatching(matchLevel: options.matchLevel)
+      .matched(baseline, current)
     let width = max(baseline.width, current.width)
     let height = max(baseline.height, current.height)
     let mask = IgnoreMask(regions: options.ignoreRegions, width: width, height: height)
@@ -90,8 +93,9 @@ public struct PixelDiff: Sendable {
         output: &output, counts: &counts, regions: &regions)
     }
 
-    let result = makeResult(
+    var result = makeResult(
       counts: counts, regions: &regions, baselineSize: baseline.size, currentSize: current.size)
+    result.colorConversion = conversion
     let image = drawing ? RGBAImage(width: width, height: height, pixels: output) : nil
     return (result, image)
   }
@@ -243,7 +247,9 @@ struct DiffKernel {
     self.output = output
     self.mask = mask
     // pixelmatch's order of operations, so the same threshold gives the same double.
-    maxDelta = maxYIQDelta * options.threshold * options.threshold
+    maxDelta =
+      options.matchLevel == .perceptual
+      ? options.deltaE : maxYIQDelta * options.threshold * options.threshold
     matchLevel = options.matchLevel
     // Exact matching counts every differing pixel: no anti-aliasing allowance.
     includeAA = options.includeAA || options.matchLevel == .exact
@@ -280,6 +286,7 @@ struct DiffKernel {
     // With nothing to draw for unchanged pixels, a row that is byte-equal costs one memcmp.
     let skipEqualRows = grayOutput == nil
     let rowBytes = width &* 4
+    var perceptual = PerceptualDelta(active: matchLevel == .perceptual)
     for y in 0..<height {
       let rowStart = y &* width
       if skipEqualRows
@@ -289,7 +296,7 @@ struct DiffKernel {
         continue
       }
       mask.forEachSegment(row: y, width: width) { start, end, ignored in
-        scanSegment(y: y, from: start, to: end, ignored: ignored, &counts, &regions)
+        scanSegment(y: y, from: start, to: end, ignored: ignored, &counts, &regions, &perceptual)
       }
     }
   }
@@ -297,7 +304,7 @@ struct DiffKernel {
   @inline(__always)
   private func scanSegment(
     y: Int, from start: Int, to end: Int, ignored: Bool, _ counts: inout DiffCounts,
-    _ regions: inout DiffRegions
+    _ regions: inout DiffRegions, _ perceptual: inout PerceptualDelta
   ) {
     let rowStart = y &* width
     let gray = grayOutput
@@ -316,6 +323,7 @@ struct DiffKernel {
       case .exact: delta = exactDelta(first, second)
       case .ignoreColors: delta = luminanceDelta(first, second)
       case .strict, .layout: delta = colorDelta(first, second)
+      case .perceptual: delta = perceptual.delta(first, second)
       }
       if abs(delta) <= maxDelta {
         // Similar enough: drawn like an unchanged pixel.

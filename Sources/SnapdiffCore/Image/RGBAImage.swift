@@ -5,6 +5,9 @@ public struct RGBAImage: Sendable, Equatable {
   public let height: Int
   /// `width * height * 4` bytes.
   public var pixels: [UInt8]
+  /// The colour space the PNG was tagged with, when it is not sRGB (`nil`: untagged or sRGB).
+  /// Comparisons convert to sRGB when two images' spaces differ.
+  public var colorSpace: ColorSpaceTag?
 
   /// - Precondition: `pixels.count == width * height * 4`.
   public init(width: Int, height: Int, pixels: [UInt8]) {
@@ -59,6 +62,8 @@ public struct RGBAImage: Sendable, Equatable {
       let source = ((area.y + row) * width + area.x) * 4
       result.replaceSubrange(row * rowBytes..<(row + 1) * rowBytes, with: pixels[source..<source + rowBytes])
     }
-    return RGBAImage(width: area.width, height: area.height, pixels: result)
+    var image = RGBAImage(width: area.width, height: area.height, pixels: result)
+    image.colorSpace = colorSpace
+    return image
   }
 }

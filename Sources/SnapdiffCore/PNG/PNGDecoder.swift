@@ -5,7 +5,9 @@ import CPNGReader
 /// The values are the raw samples, the ones pixelmatch (pngjs), Pillow and a browser's canvas
 /// read: palettes and `tRNS` expanded, gray copied to red, green and blue, opaque images given
 /// alpha 255, 16-bit samples scaled to 8 bits with rounding (`v * 255 / 65535`, so 16-bit sRGB
-/// stays sRGB), interlacing resolved, and a `gAMA` chunk *not* applied.
+/// stays sRGB), interlacing resolved, and a `gAMA` chunk *not* applied. The colour-space chunks
+/// (`iCCP`, `sRGB`, `gAMA`, `cHRM`) are kept as the image's `colorSpace` when they describe
+/// something other than sRGB, for comparisons to convert with.
 ///
 /// ```swift
 /// let image = try PNGDecoder().decode(contentsOf: "baselines/Home/Home.png")
@@ -54,8 +56,21 @@ public struct PNGDecoder: Sendable {
         count = failure == nil ? byteCount : 0
       }
       if let failure { throw failure }
-      return RGBAImage(width: header.width, height: header.height, pixels: pixels)
+      var image = RGBAImage(width: header.width, height: header.height, pixels: pixels)
+      image.colorSpace = Self.colorSpace(in: bytes)
+      return image
     }
+  }
+
+  /// The colour space PNG `data` is tagged with, as `decode` sets it: `nil` for sRGB samples
+  /// (untagged, an `sRGB` chunk, gamma 1/2.2), so that equal rasters stay equal images. For
+  /// pixels that come from elsewhere (a cache of decoded baselines).
+  public func colorSpace(of data: [UInt8]) -> ColorSpaceTag? {
+    data.withUnsafeBufferPointer { Self.colorSpace(in: $0) }
+  }
+
+  private static func colorSpace(in bytes: UnsafeBufferPointer<UInt8>) -> ColorSpaceTag? {
+    PNGColorChunks.colorSpace(in: bytes).flatMap { $0.isSRGB ? nil : $0 }
   }
 
   /// Reads the signature and the header of PNG `data` without decoding pixels, and checks the

@@ -35,7 +35,7 @@ public struct RunChecker: Sendable {
   public init(
     currentDirectory: String, store: BaselineStore, runsDirectory: String,
     options: DiffOptions = DiffOptions(), selectors: [ElementSelector] = [],
-    matchLevel: MatchLevel = .strict, layoutTolerance: Double = 1, config: ProjectConfig = ProjectConfig(),
+    matchLevel: MatchLevel? = nil, layoutTolerance: Double = 1, config: ProjectConfig = ProjectConfig(),
     recordMode: RecordMode = .missing, jobs: Int = ProcessorCount.active,
     decoder: PNGDecoder = PNGDecoder(), only: [String] = []
   ) {
@@ -44,7 +44,8 @@ public struct RunChecker: Sendable {
     self.runsDirectory = FileSystem.absolute(runsDirectory)
     self.options = options
     self.selectors = selectors
-    self.matchLevel = matchLevel
+    // Not given: the options' level (flags over snapdiff.json).
+    self.matchLevel = matchLevel ?? options.matchLevel
     self.layoutTolerance = layoutTolerance
     self.config = config
     self.recordMode = recordMode
@@ -343,6 +344,7 @@ extension SnapshotRecord {
     baselineSize = Size(width: result.baselineSize.width, height: result.baselineSize.height)
     currentSize = Size(width: result.currentSize.width, height: result.currentSize.height)
     changeHash = result.changeHash
+    colorConversion = result.colorConversion?.sentence
   }
 }
 

@@ -80,6 +80,9 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   public var error: String?
   /// The match level the snapshot was compared at, when not `strict`.
   public var matchLevel: MatchLevel?
+  /// The colour conversion made before comparing (the images' colour profiles differed), as
+  /// the verdict words it.
+  public var colorConversion: String?
   /// Layout changes, when both frames had element trees.
   public var layout: [LayoutChange]?
   /// Element selectors that matched nothing (the mask hid nothing).

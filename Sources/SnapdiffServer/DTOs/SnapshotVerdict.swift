@@ -20,6 +20,7 @@ struct SnapshotVerdict: Encodable, Sendable {
   var previouslyRejected: Bool
   var baselineEnvironment: String?
   var matchLevel: MatchLevel?
+  var colorConversion: String?
   var layout: [SnapshotRecord.LayoutChange]?
   var unmatchedSelectors: [String]?
   var error: String?
@@ -45,6 +46,7 @@ struct SnapshotVerdict: Encodable, Sendable {
     previouslyRejected = record.previouslyRejected
     baselineEnvironment = record.baselineEnvironment
     matchLevel = record.matchLevel
+    colorConversion = record.colorConversion
     layout = record.layout
     unmatchedSelectors = record.unmatchedSelectors
     error = record.error
