@@ -92,8 +92,8 @@ struct PerformancePathTests {
 
   // MARK: byte-identical files
 
-  /// Byte-identical files: identical without decoding, so even a damaged IDAT passes; but the
-  /// signature, header and size limit are still checked.
+  /// Byte-identical files: identical without decoding, so even a damaged IDAT passes, with or
+  /// without a diff image; but the signature, header and size limit are still checked.
   @Test("byte-identical files are compared from the header")
   func byteIdenticalFiles() throws {
     try withTemporaryDirectory { folder in
@@ -108,10 +108,12 @@ struct PerformancePathTests {
       #expect(outcome.result.identical && outcome.result.passed)
       #expect(outcome.result.totalPixels == 64 * 48)
 
-      // Asked for a diff image, the baseline is decoded, and its damage is an error.
-      #expect(throws: PNGError.self) {
-        try FileComparison().compare(baseline: a, current: b, diffPath: folder + "/d.png")
-      }
+      // Asked for a diff image, the verdict agrees (identical, passed) and the diff image is
+      // drawn without the damaged baseline as its backdrop.
+      let drawn = try FileComparison().compare(baseline: a, current: b, diffPath: folder + "/d.png")
+      #expect(drawn.result.identical && drawn.result.passed && drawn.result.differentPixels == 0)
+      let diffImage = try PNGDecoder().decode(contentsOf: folder + "/d.png")
+      #expect(diffImage.width == 64 && diffImage.height == 48)
       // Over the size limit: refused from the header.
       #expect(throws: PNGError.self) {
         try FileComparison(decoder: PNGDecoder(maxPixels: 100)).compare(baseline: a, current: b)

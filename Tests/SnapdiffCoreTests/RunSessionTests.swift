@@ -10,9 +10,11 @@ struct RunSessionTests {
       let store = try BaselineStore(root: folder + "/baselines")
       let white = RGBAImage(width: 4, height: 4, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
       let nfc = "m/Caf\u{E9}", nfd = "m/Cafe\u{301}"
-      let keys = ["a/x*", "a/xy", nfc, nfd]
+      let keys = ["a/x*", "a/xy", nfd]
       let session = try RunSession.open(runsDirectory: folder + "/runs", store: store)
       for key in keys { try session.submit(key: key, png: PNGEncoder().encode(white)) }
+      // The other spelling of the same text would be the same file on macOS: refused.
+      #expect(throws: (any Error).self) { try session.submit(key: nfc, png: PNGEncoder().encode(white)) }
       let record = try session.close()
       func selected(_ patterns: [String]) throws -> [String] {
         try Review.select(Review.Selection(patterns: patterns), in: record).map(\.key)
@@ -20,8 +22,8 @@ struct RunSessionTests {
       #expect(try selected(["a/x*"]) == ["a/x*"])
       #expect(try selected(["a/x?"]) == ["a/x*", "a/xy"])
       #expect(try selected(["a/*y"]) == ["a/xy"])
-      let cafe = try selected([nfc])
-      #expect(cafe.count == 1 && cafe[0].utf8.elementsEqual(nfc.utf8))
+      // Keys are compared by bytes: the other spelling names nothing.
+      #expect(((try? selected([nfc])) ?? []).isEmpty)
       let approved = try Review(folder: session.folder).approve(Review.Selection(patterns: [nfd]))
       #expect(approved.count == 1 && approved[0].key.utf8.elementsEqual(nfd.utf8))
       #expect(FileSystem.isFile(folder + "/baselines/" + nfd + ".png"))
