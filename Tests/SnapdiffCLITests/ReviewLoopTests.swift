@@ -73,7 +73,15 @@ struct ReviewLoopTests {
       try workspace.writeFrame(home, Workspace.screen(screens[0].1 + [header]))
       try workspace.writeFrame(search, Workspace.screen(screens[1].1 + [header]))
       try workspace.writeFrame(profile, Workspace.screen(screens[2].1 + [PixelRect(x: 0, y: 0, width: 60, height: 5)]))
-      #expect(try workspace.snapdiff(["check", "frames"]).status == 1)
+      let check = try workspace.snapdiff(["check", "frames"])
+      #expect(check.status == 1)
+      // check and status name the group (home and search, not profile) and how to approve it.
+      let pair = [home, search].sorted()
+      for output in [check.standardOutput, try workspace.snapdiff(["status"]).standardOutput] {
+        #expect(output.contains("2 snapshots share one change: \(pair[0]), \(pair[1])\n"), "\(output)")
+        #expect(output.contains("  approve them together: snapdiff approve --same-as '\(pair[0])' --run "))
+        #expect(output.components(separatedBy: "share one change").count == 2)
+      }
 
       let dry = try workspace.snapdiff(["approve", "--same-as", home, "--dry-run"])
       #expect(dry.standardOutput.contains("would approve 2 snapshots"))

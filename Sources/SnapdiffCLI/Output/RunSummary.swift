@@ -13,7 +13,20 @@ enum RunSummary {
     for snapshot in attention {
       lines.append(line(for: snapshot, folder: folder, recordMode: recordMode))
     }
+    for group in record.changeGroups {
+      lines.append(contentsOf: Self.lines(for: group, run: record.id))
+    }
     return lines
+  }
+
+  /// `10 snapshots share one change: a, b, c and 7 more`, then the command that approves them.
+  static func lines(for group: ChangeGroup, run: String, named shown: Int = 3) -> [String] {
+    var names = group.keys.prefix(shown).joined(separator: ", ")
+    if group.keys.count > shown { names += " and \(group.keys.count - shown) more" }
+    return [
+      "\(group.keys.count) snapshots share one change: \(names)",
+      "  approve them together: \(ApproveCommand.approveSameAs(group.keys[0], run: run))",
+    ]
   }
 
   static func line(for snapshot: SnapshotRecord, folder: RunFolder, recordMode: RecordMode) -> String {
