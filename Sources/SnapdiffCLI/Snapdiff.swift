@@ -15,7 +15,7 @@ public struct Snapdiff: ParsableCommand {
       """,
     version: SnapdiffVersion.current,
     subcommands: [
-      Compare.self, Check.self, Status.self, Approve.self, Reject.self, Prune.self, Report.self,
+      Compare.self, Check.self, Merge.self, Status.self, Approve.self, Reject.self, Prune.self, Report.self,
       Render.self, Serve.self,
     ]
   )

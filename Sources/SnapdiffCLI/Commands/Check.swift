@@ -22,6 +22,9 @@ extension Snapdiff {
         Record modes (--record or SNAPDIFF_RECORD): missing (default: a new snapshot becomes \
         its baseline), all, failed, never (default when CI is set: a new snapshot fails).
 
+        A large suite can be checked in parts by several CI jobs (--shard i/n, or --partial \
+        for jobs that each ran some of the tests) and joined by `snapdiff merge`.
+
         Exit status: 0 when nothing failed (and, in record mode never, nothing is new), 1 \
         otherwise, 2 on bad input or an I/O error.
         """
@@ -47,6 +50,16 @@ extension Snapdiff {
         "Only the snapshots whose keys match this glob (repeatable); the run is then partial.",
         valueName: "glob"))
     var only: [String] = []
+
+    @Option(
+      help: ArgumentHelp(
+        "Only the keys of this part of the run (2/4: the second of four; each key's part depends on its name alone); join the parts' runs with `snapdiff merge`.",
+        valueName: "i/n"),
+      transform: { text in try Shard(text) })
+    var shard: Shard?
+
+    @Flag(help: "The frames are one part of the run (a CI job that ran some of the tests): no baseline is reported missing; join the parts' runs with `snapdiff merge`.")
+    var partial = false
 
     @Option(help: ArgumentHelp("Snapshots compared at once (default: one per core).", valueName: "n"))
     var jobs: Int?
@@ -84,6 +97,8 @@ extension Snapdiff {
           layoutTolerance: frameOptions.layoutTolerance ?? 1, config: resolved.config,
           recordMode: recordMode, jobs: jobs ?? ProcessorCount.active, decoder: diffOptions.decoder,
           only: only)
+        checker.shard = shard
+        checker.partial = partial
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) != 0)
         if !noCache {
           let runs = resolved.runsDirectory
@@ -94,24 +109,7 @@ extension Snapdiff {
         if let regJSON { try RunReports.writeRegJSON(outcome.record, folder: outcome.folder, to: regJSON) }
         return (outcome, recordMode)
       }
-      let run = outcome.record
-      let lines = RunSummary.lines(run, folder: outcome.folder, recordMode: mode)
-      print(quiet ? lines[0] : lines.joined(separator: "\n"))
-      let failed = run.snapshots.contains { $0.status == .failed }
-      let newFails = mode == .never && run.snapshots.contains { $0.status == .new }
-      let missingFails = failOnMissing && run.snapshots.contains { $0.status == .missing }
-      let errors = run.snapshots.filter { $0.error != nil }
-      if !quiet || failed || newFails {
-        print("Report: \(RunSummary.display(outcome.folder.path + "/index.html"))")
-      }
-      if failed || run.snapshots.contains(where: { $0.status == .new && !$0.recorded }) {
-        print("Approve: snapdiff approve --failed  (or: approve KEY…, --same-as KEY, --new, --all)")
-      }
-      if !errors.isEmpty {
-        Console.error("\(errors.count) snapshot\(errors.count == 1 ? "" : "s") could not be compared (see above)")
-        throw ExitCode(2)
-      }
-      if failed || newFails || missingFails { throw ExitCode.failure }
+      try RunSummary.conclude(outcome, recordMode: mode, failOnMissing: failOnMissing, quiet: quiet)
     }
   }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import SnapdiffCore
 
 /// The lines `check` and `status` print about a run: counts, then what needs attention, with
@@ -17,6 +18,32 @@ enum RunSummary {
       lines.append(contentsOf: Self.lines(for: group, run: record.id))
     }
     return lines
+  }
+
+  /// Prints what a new run (`check`, `merge`) found and where to look, then ends with the exit
+  /// status CI acts on: 2 when a snapshot could not be compared, 1 when one failed (or is new
+  /// in record mode `never`, or is missing with `failOnMissing`), else 0.
+  static func conclude(
+    _ outcome: RunChecker.Outcome, recordMode mode: RecordMode, failOnMissing: Bool, quiet: Bool
+  ) throws {
+    let run = outcome.record
+    let lines = lines(run, folder: outcome.folder, recordMode: mode)
+    print(quiet ? lines[0] : lines.joined(separator: "\n"))
+    let failed = run.snapshots.contains { $0.status == .failed }
+    let newFails = mode == .never && run.snapshots.contains { $0.status == .new }
+    let missingFails = failOnMissing && run.snapshots.contains { $0.status == .missing }
+    let errors = run.snapshots.filter { $0.error != nil }
+    if !quiet || failed || newFails {
+      print("Report: \(display(outcome.folder.path + "/index.html"))")
+    }
+    if failed || run.snapshots.contains(where: { $0.status == .new && !$0.recorded }) {
+      print("Approve: snapdiff approve --failed  (or: approve KEY…, --same-as KEY, --new, --all)")
+    }
+    if !errors.isEmpty {
+      Console.error("\(errors.count) snapshot\(errors.count == 1 ? "" : "s") could not be compared (see above)")
+      throw ExitCode(2)
+    }
+    if failed || newFails || missingFails { throw ExitCode.failure }
   }
 
   /// `10 snapshots share one change: a, b, c and 7 more`, then the command that approves them.

@@ -31,6 +31,16 @@ public struct RunChecker: Sendable {
   public var only: [String]
   /// Decoded baselines kept between runs; `nil` decodes every baseline every time.
   public var cache: BaselineCache?
+  /// Only the keys of this part (`--shard 2/4`); the run is then partial, to be joined with
+  /// the other parts' runs by `RunMerger`.
+  public var shard: Shard?
+  /// The frames are one part of the run (`--partial`: a CI job that received some of the
+  /// tests): no `missing`, to be joined by `RunMerger`.
+  public var partial = false
+
+  /// The run sees every frame of the run (no `--only`, `--shard` or `--partial`), so a
+  /// baseline with no frame is `missing`.
+  var isComplete: Bool { only.isEmpty && shard == nil && !partial }
 
   public init(
     currentDirectory: String, store: BaselineStore, runsDirectory: String,
@@ -84,7 +94,7 @@ public struct RunChecker: Sendable {
     var baselineKeys = try store.keys()
     if let environment = store.environment { baselineKeys += try store.keys(inEnvironment: environment) }
     let missingKeys =
-      only.isEmpty ? Set(baselineKeys).subtracting(currentSet).subtracting(skipped.map(\.key)).sorted() : []
+      isComplete ? Set(baselineKeys).subtracting(currentSet).subtracting(skipped.map(\.key)).sorted() : []
 
     let (folder, createdAt) = try RunFolder.create(in: runsDirectory)
     // Held until run.json is written: `Leftovers.clean` leaves a folder whose lock is held
@@ -114,8 +124,9 @@ public struct RunChecker: Sendable {
       var record = RunRecord(
         id: folder.id, createdAt: createdAt, currentDirectory: folder.relative(currentDirectory),
         baselinesDirectory: folder.relative(store.root), environment: store.environment,
-        recordMode: recordMode, complete: only.isEmpty,
+        recordMode: recordMode, complete: isComplete,
         snapshots: (results.values() + skips).sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
+      record.shard = shard?.description
       record.closedAt = RunFolder.timestamp().iso
       try folder.save(record)
       try RunReports.write(record, to: folder)
@@ -155,7 +166,7 @@ public struct RunChecker: Sendable {
   private struct SkipNote: Decodable { var reason: String }
 
   private func isSelected(_ key: SnapshotKey) -> Bool {
-    only.isEmpty || only.contains { key.matches(glob: $0) }
+    (only.isEmpty || only.contains { key.matches(glob: $0) }) && (shard?.contains(key) ?? true)
   }
 
   /// Compares one snapshot; never throws: a problem becomes the snapshot's `error`.

@@ -27,6 +27,10 @@ public struct RunRecord: Sendable, Codable, Equatable {
   public var branch: String?
   /// When the run was closed (no more snapshots), ISO 8601; `check` runs are closed at once.
   public var closedAt: String?
+  /// The part of the run this one checked (`check --shard 2/4`), if any.
+  public var shard: String?
+  /// The runs `snapdiff merge` joined into this one, by id.
+  public var mergedFrom: [String]?
 
   public init(
     id: String, createdAt: String, currentDirectory: String, baselinesDirectory: String,
