@@ -4,15 +4,19 @@
 # Usage: scripts/bench.sh [--help]          (run from anywhere; works on the repo it lives in)
 #
 # What it does, in order:
-#   1. installs what is missing: hyperfine, imagemagick, GNU time, libpng-dev (Debian, via
+#   1. installs what is missing: hyperfine, imagemagick, GNU time, libpng-dev, libdeflate-dev (Debian, via
 #      apt-get), pillow, numpy and pixelmatch 0.4.x (PyPI, via pip);
-#   2. builds snapdiff in release mode (swift build -c release --product snapdiff) and
-#      pngfloor (../shared/bench/pngfloor.c, the "read + decode + exact compare" floor);
-#   3. makes the screenshot corpus with ../shared/bench/make_corpus.py (cached);
+#   2. builds snapdiff in release mode (swift build -c release --product snapdiff) and the two
+#      floors in scripts/bench/floors/: pngfloor (read + libpng decode + exact compare) and
+#      inflatefloor (read + inflate the image data only, no CRC, no unfiltering: a lower bound
+#      no PNG decoder beats), built with libdeflate and run a second time with zlib;
+#   3. makes the screenshot corpus with scripts/bench/make_corpus.py (cached);
 #   4. per pair, times side by side with hyperfine:
 #        snapdiff            snapdiff compare A B
 #        snapdiff --diff     snapdiff compare A B --diff OUT.png
 #        pngfloor            pngfloor --once A B
+#        inflate (libdeflate) inflatefloor A B
+#        inflate (zlib)      inflatefloor --zlib A B
 #        imagemagick         compare -metric AE -fuzz 0 A B null:
 #        pixelmatch-py       scripts/bench/pixelmatch_count.py A B   (own, shorter hyperfine run)
 #      measures each command's peak RSS once with /usr/bin/time, and collects each tool's
@@ -59,8 +63,8 @@ esac
 # Settings and paths
 # ---------------------------------------------------------------------------------------------
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-SHARED="$REPO/../shared/bench"
 HELPERS="$REPO/scripts/bench"
+FLOORS="$HELPERS/floors"
 OUT="$REPO/.build-bench"
 CORPUS="$OUT/corpus"
 RAW="$OUT/raw"
@@ -84,9 +88,6 @@ for pair in $PAIRS; do
   [[ " $ALL_PAIRS " == *" $pair "* ]] || die "unknown pair '$pair' in BENCH_PAIRS (known: $ALL_PAIRS)"
 done
 [[ -n "${PAIRS// /}" ]] || die "BENCH_PAIRS is empty"
-
-[[ -f "$SHARED/make_corpus.py" && -f "$SHARED/pngfloor.c" ]] ||
-  die "shared bench sources not found: expected make_corpus.py and pngfloor.c in $SHARED (the shared/ folder must sit beside the repo)"
 
 cd "$REPO"
 mkdir -p "$OUT" "$CORPUS" "$RAW"
@@ -116,6 +117,7 @@ command -v hyperfine >/dev/null || apt_missing+=(hyperfine)
 is_imagemagick compare || apt_missing+=(imagemagick)
 [[ -x /usr/bin/time ]] || apt_missing+=(time)
 [[ -f /usr/include/png.h ]] || apt_missing+=(libpng-dev)
+[[ -f /usr/include/libdeflate.h ]] || apt_missing+=(libdeflate-dev)
 command -v cc >/dev/null || apt_missing+=(gcc libc6-dev)
 command -v python3 >/dev/null || apt_missing+=(python3)
 ((${#apt_missing[@]} == 0)) || apt_install "${apt_missing[@]}"
@@ -176,22 +178,27 @@ SNAPDIFF="$(swift build "${build_flags[@]}" --show-bin-path)/snapdiff"
 [[ -x "$SNAPDIFF" ]] || die "snapdiff binary not found at $SNAPDIFF"
 
 PNGFLOOR="$OUT/pngfloor"
-if [[ ! -x "$PNGFLOOR" || "$SHARED/pngfloor.c" -nt "$PNGFLOOR" ]]; then
+if [[ ! -x "$PNGFLOOR" || "$FLOORS/pngfloor.c" -nt "$PNGFLOOR" ]]; then
   log "cc -O2 pngfloor.c"
-  cc -O2 -o "$PNGFLOOR" "$SHARED/pngfloor.c" -lpng -lz -pthread
+  cc -O2 -o "$PNGFLOOR" "$FLOORS/pngfloor.c" -lpng -lz -pthread
+fi
+INFLATEFLOOR="$OUT/inflatefloor"
+if [[ ! -x "$INFLATEFLOOR" || "$FLOORS/inflatefloor.c" -nt "$INFLATEFLOOR" ]]; then
+  log "cc -O2 inflatefloor.c"
+  cc -O2 -o "$INFLATEFLOOR" "$FLOORS/inflatefloor.c" -ldeflate -lz -pthread
 fi
 
 # ---------------------------------------------------------------------------------------------
 # 3. Corpus (cached; remade when make_corpus.py or Pillow changes, since both shape the pixels)
 # ---------------------------------------------------------------------------------------------
-stamp="$(sha256sum "$SHARED/make_corpus.py" | cut -c1-16) pillow-$("$PY" -c 'import PIL; print(PIL.__version__)')"
+stamp="$(sha256sum "$HELPERS/make_corpus.py" | cut -c1-16) pillow-$("$PY" -c 'import PIL; print(PIL.__version__)')"
 have_all=1
 for pair in $PAIRS; do
   [[ -f "$CORPUS/$pair-a.png" && -f "$CORPUS/$pair-b.png" ]] || have_all=0
 done
 if ((have_all == 0)) || [[ "$(cat "$CORPUS/.stamp" 2>/dev/null)" != "$stamp" ]]; then
   log "making the corpus in $CORPUS"
-  "$PY" "$SHARED/make_corpus.py" "$CORPUS" >&2
+  "$PY" "$HELPERS/make_corpus.py" "$CORPUS" >&2
   echo "$stamp" >"$CORPUS/.stamp"
 fi
 for pair in $PAIRS; do
@@ -255,6 +262,11 @@ for pair in $PAIRS; do
   count="$(sed -n 's/^mismatched=\([0-9]*\).*/\1/p' "$RUN_OUT")"
   printf 'pngfloor\t%s\t%s\n' "$RUN_RSS" "${count:-?}" >>"$counts"
 
+  run_measured "0 1" "$INFLATEFLOOR" "$A" "$B"
+  printf 'inflate (libdeflate)\t%s\t—\n' "$RUN_RSS" >>"$counts"
+  run_measured "0 1" "$INFLATEFLOOR" --zlib "$A" "$B"
+  printf 'inflate (zlib)\t%s\t—\n' "$RUN_RSS" >>"$counts"
+
   # ImageMagick prints the AE metric on stderr (IM6 may use %g notation: 1.2e+06).
   run_measured "0 1" "$COMPARE" -metric AE -fuzz 0 "$A" "$B" null:
   count="$(awk 'NR == 1 { printf "%d", $1 }' "$RUN_ERR")"
@@ -272,6 +284,8 @@ for pair in $PAIRS; do
     --command-name "snapdiff" "$SNAPDIFF compare $A $B" \
     --command-name "snapdiff --diff" "$SNAPDIFF compare $A $B --diff $DIFF" \
     --command-name "pngfloor" "$PNGFLOOR --once $A $B" \
+    --command-name "inflate (libdeflate)" "$INFLATEFLOOR $A $B" \
+    --command-name "inflate (zlib)" "$INFLATEFLOOR --zlib $A $B" \
     --command-name "imagemagick" "$COMPARE -metric AE -fuzz 0 $A $B null:" >&2
   if ((SKIP_PYTHON == 0)); then
     hyperfine -N -i --style basic --time-unit millisecond \
