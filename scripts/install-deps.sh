@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the system libraries snapdiff builds against (libpng, zlib, LittleCMS, SQLite, pkg-config) when they are
-# missing. Debian/Ubuntu through apt-get; on macOS, `brew install libpng little-cms2 pkg-config`.
+# Installs the system libraries snapdiff builds against (libpng, zlib, LittleCMS, libdeflate, SQLite, pkg-config)
+# when they are missing. Debian/Ubuntu through apt-get; on macOS, `brew install libpng little-cms2 libdeflate pkg-config`.
 set -euo pipefail
 
 missing=()
@@ -9,6 +9,9 @@ if ! { pkg-config --exists libpng 2>/dev/null || [ -f /usr/include/png.h ]; }; t
 [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 # Colour profiles (iCCP, sRGB, gAMA/cHRM) are converted with LittleCMS.
 if ! { pkg-config --exists lcms2 2>/dev/null || [ -f /usr/include/lcms2.h ]; }; then missing+=(liblcms2-dev); fi
+# libdeflate inflates screenshots several times faster than zlib (optional: without it the build
+# uses zlib, and `snapdiff --version` says so).
+[ -f /usr/include/libdeflate.h ] || missing+=(libdeflate-dev)
 # snapdiff serve keeps its run index in SQLite (GRDB links the system library).
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
 

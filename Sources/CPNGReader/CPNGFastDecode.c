@@ -1,10 +1,17 @@
 #include "CPNGFastDecode.h"
+#include "CPNGReader.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define ZLIB_CONST
 #include <zlib.h>
+
+/* Package.swift defines CPNG_HAVE_LIBDEFLATE when libdeflate's header is installed (Debian:
+ * libdeflate-dev; Homebrew: libdeflate): screenshots are then inflated by it, in one call. */
+#if defined(CPNG_HAVE_LIBDEFLATE)
+#include <libdeflate.h>
+#endif
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -257,6 +264,107 @@ static int take_stream_bytes(idat_walk *walk, const uint8_t **bytes, uint32_t *l
   return 1;
 }
 
+/* Checks the Adler-32 of the inflated rows and unfilters them into `rgba`, a block of rows at a
+ * time, so that a block is read from memory once for both. */
+static int check_and_unfilter(const uint8_t *inflated, uint32_t width, uint32_t height, int channels,
+                              uint32_t expected_adler, uint8_t *rgba) {
+  const size_t stride = (size_t)width * channels + 1;
+  const size_t row_out = (size_t)width * 4;
+  uint8_t *zeros = calloc(1, row_out + 16);
+  if (!zeros) return 0;
+  size_t rows_per_block = (64 * 1024) / stride;
+  if (rows_per_block == 0) rows_per_block = 1;
+  uint32_t adler = 1;
+  int ok = 1;
+  for (uint32_t y = 0; y < height && ok;) {
+    size_t rows = height - y < rows_per_block ? height - y : rows_per_block;
+    const uint8_t *block = inflated + (size_t)y * stride;
+    adler = cpng_adler32(adler, block, rows * stride);
+    for (size_t r = 0; r < rows; r++, y++) {
+      const uint8_t *row = block + r * stride;
+      if (row[0] > FILTER_PAETH) {
+        ok = 0;
+        break;
+      }
+      uint8_t *out = rgba + (size_t)y * row_out;
+      unfilter_row(row[0], row + 1, y == 0 ? zeros : out - row_out, out, width, channels);
+    }
+  }
+  free(zeros);
+  return ok && adler == expected_adler;
+}
+
+#if defined(CPNG_HAVE_LIBDEFLATE)
+
+/* The whole-stream path: the IDAT chunks joined (used in place when there is one), inflated by
+ * libdeflate in one call into a buffer of exactly the size the header implies, then checked and
+ * unfiltered. The same rules as the zlib path: the stream must fill the image exactly and end
+ * with it, its Adler-32 must match, and nothing may follow it in the last chunk. */
+static int decode_whole_stream(idat_walk *walk, uint32_t width, uint32_t height, int channels, uint8_t *rgba) {
+  const size_t stride = (size_t)width * channels + 1;
+  const size_t inflated_size = (size_t)height * stride;
+  const uint8_t *first;
+  uint32_t first_length;
+  if (!next_idat(walk, &first, &first_length)) return 0;
+  const uint8_t *stream = first;
+  size_t stream_size = first_length;
+  uint8_t *joined = NULL;
+  const uint8_t *chunk;
+  uint32_t chunk_length;
+  while (next_idat(walk, &chunk, &chunk_length)) {
+    if (!joined) {
+      joined = malloc(walk->size); /* every IDAT's data together is less than the file */
+      if (!joined) return 0;
+      memcpy(joined, first, first_length);
+      stream = joined;
+    }
+    memcpy(joined + stream_size, chunk, chunk_length);
+    stream_size += chunk_length;
+  }
+
+  int ok = 0;
+  uint8_t *inflated = NULL;
+  struct libdeflate_decompressor *decompressor = NULL;
+  /* The zlib header, as the zlib path takes it; then at least the 4-byte trailer. */
+  if (stream_size < 2 + 4 || stream[0] != 0x78 || (stream[1] & 0x20) != 0 ||
+      ((stream[0] << 8) | stream[1]) % 31 != 0)
+    goto done;
+  inflated = malloc(inflated_size + 16);
+  decompressor = libdeflate_alloc_decompressor();
+  if (!inflated || !decompressor) goto done;
+  cpng_advise_huge_pages(inflated, inflated_size);
+  size_t consumed = 0, produced = 0;
+  /* More data than the image: LIBDEFLATE_INSUFFICIENT_SPACE; less: `produced` falls short. */
+  if (libdeflate_deflate_decompress_ex(decompressor, stream + 2, stream_size - 2, inflated, inflated_size,
+                                       &consumed, &produced) != LIBDEFLATE_SUCCESS ||
+      produced != inflated_size)
+    goto done;
+  /* The trailer right after the deflate stream, and nothing after it. */
+  if (stream_size - 2 - consumed != 4) goto done;
+  ok = check_and_unfilter(inflated, width, height, channels, be32(stream + 2 + consumed), rgba);
+
+done:
+  if (decompressor) libdeflate_free_decompressor(decompressor);
+  free(inflated);
+  free(joined);
+  return ok;
+}
+
+/* Images whose inflated rows fit in this many bytes take the whole-stream path (a 4K RGBA
+ * screenshot is 33 MB); larger ones stream through zlib a block at a time, so that the
+ * decoder's peak memory stays the image itself. */
+#define WHOLE_STREAM_LIMIT ((size_t)64 << 20)
+
+#endif
+
+const char *cpng_inflater(void) {
+#if defined(CPNG_HAVE_LIBDEFLATE)
+  return "libdeflate " LIBDEFLATE_VERSION_STRING " (zlib " ZLIB_VERSION " for images over 64 MB)";
+#else
+  return "zlib " ZLIB_VERSION;
+#endif
+}
+
 int cpng_fast_decode(const uint8_t *data, size_t size, size_t idat_header, uint32_t width,
                      uint32_t height, int channels, uint8_t *rgba) {
   if ((channels != 3 && channels != 4) || width == 0 || height == 0) return 0;
@@ -276,6 +384,10 @@ int cpng_fast_decode(const uint8_t *data, size_t size, size_t idat_header, uint3
     limit += 6 + 5 * (limit / row_factor + 1);
     walk.max_length = limit < 0x7fffffffu ? limit : 0x7fffffffu;
   }
+
+#if defined(CPNG_HAVE_LIBDEFLATE)
+  if ((size_t)height * stride <= WHOLE_STREAM_LIMIT) return decode_whole_stream(&walk, width, height, channels, rgba);
+#endif
 
   const uint8_t *in = NULL;
   uint32_t in_left = 0;

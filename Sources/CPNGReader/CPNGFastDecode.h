@@ -7,8 +7,9 @@
 /*
  * The fast path for the PNGs screenshots are: 8-bit RGB (without tRNS) or RGBA, not interlaced.
  * It walks the IDAT chunks itself (every chunk's CRC checked before its data is used), inflates
- * with zlib into a block of rows, checks Adler-32 with SIMD, and unfilters each row straight into
- * the RGBA output (RGB gets alpha 255): no per-row calls into libpng, no row copies.
+ * the whole stream with libdeflate in one call (when built with it, for images up to 64 MB of
+ * rows; else with zlib, a block of rows at a time), checks Adler-32 with SIMD, and unfilters each
+ * row straight into the RGBA output (RGB gets alpha 255): no per-row calls into libpng.
  *
  * It is only ever as permissive as libpng, never more: any irregularity (a bad CRC, a zlib error
  * or Adler-32 mismatch, a bad filter byte, too little or too much data, an odd zlib header, a

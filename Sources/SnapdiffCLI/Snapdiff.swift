@@ -1,4 +1,5 @@
 import ArgumentParser
+import SnapdiffCore
 
 /// The `snapdiff` command: visual snapshot comparison for UI test suites.
 ///
@@ -13,7 +14,7 @@ public struct Snapdiff: ParsableCommand {
       Exit status: 0 when the comparison passes, 1 when images differ beyond tolerance, \
       2 on bad input or an I/O error (the message names the file), 64 on a usage error.
       """,
-    version: SnapdiffVersion.current,
+    version: SnapdiffVersion.described,
     subcommands: [
       Compare.self, Check.self, Merge.self, Status.self, Approve.self, Reject.self, Prune.self, Report.self,
       Render.self, Serve.self,
@@ -38,4 +39,6 @@ public struct Snapdiff: ParsableCommand {
 
 package enum SnapdiffVersion {
   package static let current = "0.1.0"
+  /// `snapdiff --version`: the version, then what the PNG fast path inflates with.
+  package static var described: String { "\(current)\nPNG image data inflated with \(PNGDecoder.inflater)" }
 }

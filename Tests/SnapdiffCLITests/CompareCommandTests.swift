@@ -177,6 +177,10 @@ struct CompareCommandTests {
     }
     let root = try SnapdiffProcess.run(["--help"])
     #expect(root.standardOutput.contains("compare"))
-    #expect(try SnapdiffProcess.run(["--version"]).standardOutput.hasPrefix("0."))
+    let version = try SnapdiffProcess.run(["--version"]).standardOutput
+    #expect(version.hasPrefix("0."))
+    // Which inflater the PNG fast path was built with: libdeflate when its header is installed.
+    let libdeflateInstalled = FileManager.default.fileExists(atPath: "/usr/include/libdeflate.h")
+    #expect(version.contains("PNG image data inflated with \(libdeflateInstalled ? "libdeflate" : "zlib")"), "\(version)")
   }
 }

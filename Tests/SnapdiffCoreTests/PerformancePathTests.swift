@@ -59,6 +59,49 @@ struct PerformancePathTests {
     }
   }
 
+  /// The zlib stream's edges, where the whole-stream inflater (libdeflate) and the streaming one
+  /// (zlib) must both hand over to libpng or agree with it: more image data than the image,
+  /// less, bytes after the Adler-32, the stream split across chunks anywhere (the trailer too),
+  /// and IDAT chunks after the stream's end.
+  @Test("fast decode path equals libpng at the zlib stream's edges", arguments: [2, 6])
+  func fastPathAtStreamEdges(_ colorType: UInt8) throws {
+    var slow = PNGDecoder()
+    slow.usesFastPath = false
+    let builder = PNGFileBuilder(width: 7, height: 5, colorType: colorType, bitDepth: 8) { x, y, c in (x * 13 + y * 7 + c) % 256 }
+    let rows = builder.scanlines()
+    let rowBytes = rows.count / 5
+    func file(_ idats: [[UInt8]]) -> [UInt8] {
+      var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" { bytes += PNGFileBuilder.chunk(type, data) }
+      for idat in idats { bytes += PNGFileBuilder.chunk("IDAT", idat) }
+      return bytes + PNGFileBuilder.chunk("IEND", [])
+    }
+    let stream = PNGFileBuilder.zlibStored(rows)
+    var cases: [(String, [UInt8])] = [
+      ("whole", file([stream])),
+      ("one row too many", file([PNGFileBuilder.zlibStored(rows + rows.prefix(rowBytes))])),
+      ("one byte too few", file([PNGFileBuilder.zlibStored(Array(rows.dropLast()))])),
+      ("bytes after the trailer", file([stream + [1, 2, 3]])),
+      ("an empty IDAT after the stream", file([stream, []])),
+      ("an IDAT of garbage after the stream", file([stream, [9, 9, 9, 9]])),
+      ("no trailer", file([Array(stream.dropLast(4))])),
+    ]
+    for cut in [1, 2, 3, stream.count / 2, stream.count - 4, stream.count - 2, stream.count - 1] {
+      cases.append(("split at \(cut)", file([Array(stream.prefix(cut)), Array(stream.dropFirst(cut))])))
+    }
+    cases.append(("split in three", file([Array(stream.prefix(5)), Array(stream[5..<stream.count - 3]), Array(stream.suffix(3))])))
+    for (name, data) in cases {
+      let fast = Result { try PNGDecoder().decode(data, path: "x.png") }
+      let reference = Result { try slow.decode(data, path: "x.png") }
+      switch (fast, reference) {
+      case (.success(let a), .success(let b)): #expect(a == b, "\(name)")
+      case (.failure(let a), .failure(let b)): #expect("\(a)" == "\(b)", "\(name)")
+      default: Issue.record("\(name): one path failed, the other did not (fast: \(fast), libpng: \(reference))")
+      }
+    }
+    #expect((try? PNGDecoder().decode(file([stream]), path: "x.png")) != nil)
+  }
+
   // MARK: the fast writer
 
   /// Palette (gray and markers), palette with tRNS (a mask), RGB (over 256 opaque colours),

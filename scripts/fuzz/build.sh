@@ -17,6 +17,11 @@ mkdir -p "$OUT/obj" "$OUT/modules/CPNGReader" "$OUT/bin"
 
 PNG_CFLAGS=$(pkg-config --cflags libpng 2>/dev/null || echo "-I/usr/include/libpng16")
 SAN="-fsanitize=fuzzer-no-link,address"
+# The decoder's whole-stream inflater, as Package.swift builds it when libdeflate is installed.
+DEFLATE_CFLAGS="" DEFLATE_LIBS=""
+if [ -f /usr/include/libdeflate.h ] && [ -z "${SNAPDIFF_NO_LIBDEFLATE:-}" ]; then
+  DEFLATE_CFLAGS="-DCPNG_HAVE_LIBDEFLATE" DEFLATE_LIBS="-ldeflate"
+fi
 
 # CPNGReader's module map (SwiftPM makes one for include/; here it is written by hand).
 cat >"$OUT/modules/CPNGReader/module.modulemap" <<MAP
@@ -30,7 +35,7 @@ echo "fuzz: compiling CPNGReader (C, $SAN)" >&2
 C_OBJECTS=()
 for source in Sources/CPNGReader/*.c; do
   object="$OUT/obj/$(basename "$source" .c).o"
-  clang -c -O1 -g $SAN $PNG_CFLAGS -I Sources/CPNGReader/include -I Sources/CPNGReader \
+  clang -c -O1 -g $SAN $PNG_CFLAGS $DEFLATE_CFLAGS -I Sources/CPNGReader/include -I Sources/CPNGReader \
     "$source" -o "$object"
   C_OBJECTS+=("$object")
 done
@@ -67,6 +72,6 @@ for harness in scripts/fuzz/harness/*.swift; do
   echo "fuzz: linking $name" >&2
   read -r -a extra <<<"$(extra_sources "$name")"
   swiftc "${SWIFT_FLAGS[@]}" -module-name "${name//-/_}" "$harness" "${extra[@]}" \
-    "$OUT/obj/SnapdiffCore.o" "${C_OBJECTS[@]}" -lpng16 -lz -llcms2 -use-ld=lld -o "$OUT/bin/$name"
+    "$OUT/obj/SnapdiffCore.o" "${C_OBJECTS[@]}" -lpng16 -lz -llcms2 $DEFLATE_LIBS -use-ld=lld -o "$OUT/bin/$name"
 done
 echo "fuzz: built $(ls "$OUT/bin" | tr '\n' ' ')" >&2

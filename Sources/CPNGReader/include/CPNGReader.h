@@ -68,6 +68,12 @@ void cpng_reader_destroy(cpng_reader *reader);
  */
 void cpng_advise_huge_pages(void *buffer, size_t size);
 
+/*
+ * What inflates the fast path's image data: "libdeflate 1.23 (zlib 1.3.1 for images over
+ * 64 MB)" when snapdiff was built with libdeflate, else "zlib 1.3.1".
+ */
+const char *cpng_inflater(void);
+
 /* The fast writer for diff images lives beside the reader. */
 #include "CPNGWriter.h"
 

@@ -25,6 +25,11 @@ public struct PNGDecoder: Sendable {
   /// to compare the two paths in tests.
   public var usesFastPath = true
 
+  /// What inflates screenshots' image data in the fast path, with its version:
+  /// `libdeflate 1.23 (zlib 1.3.1 for images over 64 MB)` when snapdiff was built with
+  /// libdeflate (its header installed), else `zlib 1.3.1`.
+  public static var inflater: String { String(cString: cpng_inflater()) }
+
   public init(maxPixels: Int = PNGDecoder.defaultMaxPixels) {
     self.maxPixels = maxPixels
   }
