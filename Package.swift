@@ -12,9 +12,21 @@ let hasLibdeflate =
     FileManager.default.fileExists(atPath: $0)
   }
 
+/// SNAPDIFF_TEST_API_ONLY=1 builds the test-side API as an iOS UI-test bundle gets it: without the
+/// in-process engine (no C, no libpng), so every verdict comes from a running `snapdiff serve` or,
+/// afterwards, from `snapdiff check` on the frames folder. CI builds and tests it that way.
+let testAPIOnly = ProcessInfo.processInfo.environment["SNAPDIFF_TEST_API_ONLY"] != nil
+
+/// The in-process engine under the test API: on Linux and macOS, where libpng links; never on iOS.
+let engineForTests: [Target.Dependency] =
+  testAPIOnly ? [] : [.target(name: "SnapdiffCore", condition: .when(platforms: [.linux, .macOS]))]
+let engineDefine: [SwiftSetting] =
+  testAPIOnly ? [] : [.define("SNAPDIFF_ENGINE", .when(platforms: [.linux, .macOS]))]
+
 let package = Package(
   name: "snapdiff",
-  platforms: [.macOS(.v13)],
+  // iOS and tvOS: the test-side API (SnapdiffTesting) only; the engine, CLI and service need libpng.
+  platforms: [.macOS(.v13), .iOS(.v15), .tvOS(.v15)],
   products: [
     .library(name: "SnapdiffCore", targets: ["SnapdiffCore"]),
     .library(name: "SnapdiffCLI", targets: ["SnapdiffCLI"]),
@@ -54,9 +66,18 @@ let package = Package(
     // zlib's `uncompress`, for the ICC profile inside an iCCP chunk (libpng's simplified API
     // does not hand it out).
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-    .target(name: "SnapdiffCore", dependencies: ["CLibPNG", "CPNGReader", "CLCMS2", "CZlib"]),
-    // The test-side API: SnapshotController, pages, steps, SnapShooter, assertions.
-    .target(name: "SnapdiffTesting", dependencies: ["SnapdiffCore"]),
+    // What the engine and the test-side API share, in plain Swift and Foundation (no C): element
+    // trees and selectors, snapshot keys, settings, record modes, files. It builds for iOS.
+    .target(name: "SnapdiffModel"),
+    .target(name: "SnapdiffCore", dependencies: ["SnapdiffModel", "CLibPNG", "CPNGReader", "CLCMS2", "CZlib"]),
+    // The test-side API: SnapshotController, pages, steps, SnapShooter, checkers, the XCUITest
+    // shooter. Foundation and SnapdiffModel only, so it links into an iOS UI-test bundle; on Linux
+    // and macOS it also compares in-process through SnapdiffCore (SNAPDIFF_ENGINE).
+    .target(
+      name: "SnapdiffTesting",
+      dependencies: ["SnapdiffModel"] + engineForTests,
+      swiftSettings: engineDefine
+    ),
     // `snapdiff serve`: the API, the review page and the run index. Only this target and
     // `snapdiff-serve` link Hummingbird and GRDB; SnapdiffCore and `snapdiff` stay free of them.
     .target(

@@ -10,7 +10,7 @@ class BaseTest: XCTestCase {
   var steps: StepsFactory!
 
   /// Which pages may snapshot; `nil`: none.
-  func makeSnapshotController() -> SnapshotController<PageFactory>? { nil }
+  func makeSnapshotController() -> SnapshotController? { nil }
 
   override func setUp() {
     super.setUp()

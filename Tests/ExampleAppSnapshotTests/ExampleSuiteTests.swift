@@ -5,7 +5,7 @@ import XCTest
 
 /// The onboarding flow: snapshots of both steps.
 final class OnboardingSnapshotTests: BaseTest {
-  override func makeSnapshotController() -> SnapshotController<PageFactory>? {
+  override func makeSnapshotController() -> SnapshotController? {
     .snapdiff(test: self)
       .append(allowedPages: ^\.onboarding)
   }
@@ -25,7 +25,7 @@ final class OnboardingSnapshotTests: BaseTest {
 /// The result list and the profile, whose clock and ad banner change on every run: the masks
 /// keep them out of the comparison.
 final class ResultListSnapshotTests: BaseTest {
-  override func makeSnapshotController() -> SnapshotController<PageFactory>? {
+  override func makeSnapshotController() -> SnapshotController? {
     .snapdiff(test: self)
       .append(allowedPages: ^\.resultList, ^\.profile)
   }
@@ -42,7 +42,7 @@ final class ResultListSnapshotTests: BaseTest {
 
 /// A page the controller does not allow: the snapshot is skipped, and says so.
 final class SkippedSnapshotTests: BaseTest {
-  override func makeSnapshotController() -> SnapshotController<PageFactory>? {
+  override func makeSnapshotController() -> SnapshotController? {
     .snapdiff(test: self)
       .append(allowedPages: ^\.onboarding)
   }
@@ -63,7 +63,7 @@ final class SkippedSnapshotTests: BaseTest {
 final class DeliberateChangeTests: BaseTest {
   var scratch: String!
 
-  override func makeSnapshotController() -> SnapshotController<PageFactory>? {
+  override func makeSnapshotController() -> SnapshotController? {
     scratch = NSTemporaryDirectory() + "snapdiff-example-\(UUID().uuidString)"
     let checker = SnapshotChecker.local(
       baselines: "baselines", frames: scratch + "/frames", artifacts: scratch + "/artifacts",

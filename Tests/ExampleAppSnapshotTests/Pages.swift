@@ -38,12 +38,17 @@ final class ProfilePage: AppPage {
   override var ignoredElements: [ElementIdentifier] { [.clock, .adBanner] }
 }
 
+/// The seed's `^`: a key path to a page of the factory, as an allow-list entry (`^\.profile`).
+prefix func ^ <P: Page>(_ keyPath: KeyPath<PageFactory, P>) -> (PageFactory) -> any Page {
+  { $0[keyPath: keyPath] }
+}
+
 /// The seed's `PageFactory`: every page, and the test's snapshot controller.
 final class PageFactory: SnapshotPageFactory {
   let onboarding: OnboardingPage
   let resultList: ResultListPage
   let profile: ProfilePage
-  var snapshotController: SnapshotController<PageFactory>?
+  var snapshotController: SnapshotController?
 
   init(app: ExampleApp) {
     onboarding = OnboardingPage(app: app)

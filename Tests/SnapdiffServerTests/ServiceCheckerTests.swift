@@ -34,10 +34,10 @@ struct ServiceCheckerTests {
         let checker = SnapshotChecker.service(url: url, token: Self.token, runName: "ui suite", branch: "main")
         let verdicts = try await offCooperativePool {
           [
-            try checker.verify(frame(screen), key: Self.key, ignoredElements: []),
+            try checker.verify(CapturedFrame(frame(screen)), key: Self.key),
             // A second checker of the same service and run name posts to the same run.
             try SnapshotChecker.service(url: url, token: Self.token, runName: "ui suite", branch: "main")
-              .verify(frame(clockChanged), key: "Home - test_login/Clock", ignoredElements: ["clock"]),
+              .verify(CapturedFrame(frame(clockChanged)), key: "Home - test_login/Clock", masks: SnapshotMasks(selectors: ["clock"])),
           ]
         }
         #expect(verdicts.map(\.status) == [.passed, .failed])
@@ -46,7 +46,7 @@ struct ServiceCheckerTests {
         #expect(verdicts[1].message?.contains("\(url)/runs/") == true)
 
         let failed = try await offCooperativePool {
-          try checker.verify(frame(buttonMoved), key: Self.key, ignoredElements: ["clock"])
+          try checker.verify(CapturedFrame(frame(buttonMoved)), key: Self.key, masks: SnapshotMasks(selectors: ["clock"]))
         }
         #expect(failed.status == .failed)
         #expect(failed.differentPixels > 0)
@@ -82,8 +82,8 @@ struct ServiceCheckerTests {
         // The next run (opened anew after the close) passes.
         let again = try await offCooperativePool {
           [
-            try checker.verify(frame(buttonMoved), key: Self.key, ignoredElements: ["clock"]),
-            try checker.verify(frame(clockChanged), key: "Home - test_login/Clock", ignoredElements: ["clock"]),
+            try checker.verify(CapturedFrame(frame(buttonMoved)), key: Self.key, masks: SnapshotMasks(selectors: ["clock"])),
+            try checker.verify(CapturedFrame(frame(clockChanged)), key: "Home - test_login/Clock", masks: SnapshotMasks(selectors: ["clock"])),
           ]
         }
         #expect(again.map(\.status) == [.passed, .passed])
@@ -113,14 +113,14 @@ struct ServiceCheckerTests {
 
         let page = ServicePage(image: ServerFixture.screen([PixelRect(x: 20, y: 10, width: 12, height: 8)]))
         let failures = try await offCooperativePool {
-          let controller = SnapshotController<ServicePage>(
+          let controller = SnapshotController(
             testName: "test_login", checker: .service(url: url, token: Self.token, run: run))
-          controller.append(allowedPages: { $0 })
+          controller.append(allowedPages: { (factory: ServicePage) in factory })
           var messages: [String] = []
           controller.onFailure = { messages.append($0) }
           controller.takeSnapshot("Home", id: "Home", page: page, in: page)
           // A page the controller does not allow: skipped, and the skip recorded in the run.
-          let skipped = controller.takeSnapshot("Other", id: "Other", page: ServicePage(image: page.image), in: page)
+          let skipped = controller.takeSnapshot("Other", id: "Other", page: ServicePage(image: page.image, id: "Other"), in: page)
           #expect(skipped.status == .skipped)
           return messages
         }
@@ -143,7 +143,7 @@ struct ServiceCheckerTests {
     let unreachable = await #expect(throws: ServiceError.self) {
       try await offCooperativePool {
         try SnapshotChecker.service(url: "http://127.0.0.1:\(closedPort)", token: "x")
-          .verify(frame, key: Self.key, ignoredElements: [])
+          .verify(CapturedFrame(frame), key: Self.key)
       }
     }
     #expect(
@@ -151,7 +151,7 @@ struct ServiceCheckerTests {
         == "the snapdiff service at http://127.0.0.1:\(closedPort) is not reachable (POST /api/v1/runs): nothing is listening there (connection refused). Start it with `snapdiff serve`, or point SNAPDIFF_SERVICE_URL at a running one.")
 
     let badAddress = #expect(throws: ServiceError.self) {
-      try SnapshotChecker.service(url: "127.0.0.1:8080").verify(frame, key: Self.key, ignoredElements: [])
+      try SnapshotChecker.service(url: "127.0.0.1:8080").verify(CapturedFrame(frame), key: Self.key)
     }
     #expect(badAddress?.message.hasPrefix("'127.0.0.1:8080' is not the address of a snapdiff service") == true)
 
@@ -160,7 +160,7 @@ struct ServiceCheckerTests {
         let refused = await #expect(throws: ServiceError.self) {
           try await offCooperativePool {
             try SnapshotChecker.service(url: "http://127.0.0.1:\(port)", token: "", runName: "no token")
-              .verify(frame, key: Self.key, ignoredElements: [])
+              .verify(CapturedFrame(frame), key: Self.key)
           }
         }
         #expect(refused?.status == 401)
@@ -169,7 +169,7 @@ struct ServiceCheckerTests {
         // A key the store refuses is refused before anything is sent.
         #expect(throws: KeyError.self) {
           try SnapshotChecker.service(url: "http://127.0.0.1:\(port)", token: Self.token)
-            .verify(frame, key: "../escape", ignoredElements: [])
+            .verify(CapturedFrame(frame), key: "../escape")
         }
         let runs = try FileManager.default.contentsOfDirectory(atPath: fixture.runs)
         #expect(runs.filter { !$0.hasPrefix(".") }.isEmpty, "\(runs)")
@@ -204,9 +204,12 @@ extension ServiceCheckerTests {
 
 /// A page that is its own factory: one screen drawn in memory with the fixture's tree.
 final class ServicePage: SnapshotPage, @unchecked Sendable {
-  let id = "Home"
+  let id: String
   let image: RGBAImage
-  init(image: RGBAImage) { self.image = image }
+  init(image: RGBAImage, id: String = "Home") {
+    self.image = image
+    self.id = id
+  }
   var snapShooter: SnapShooter? {
     let image = self.image
     return .frame { Frame(image: image, tree: ServerFixture.tree, path: "memory") }

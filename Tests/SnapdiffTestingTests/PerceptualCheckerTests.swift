@@ -22,9 +22,9 @@ struct PerceptualCheckerTests {
     }
     let blue = Self.screen(RGBAColor(red: 0x00, green: 0x7a, blue: 0xff))
     let newBlue = Self.screen(RGBAColor(red: 0x0a, green: 0x84, blue: 0xff))
-    #expect(try checker(.perceptual).verify(blue, key: "Home", ignoredElements: []).status == .recorded)
-    #expect(try checker(.strict).verify(newBlue, key: "Home", ignoredElements: []).status == .passed)
-    let verdict = try checker(.perceptual).verify(newBlue, key: "Home", ignoredElements: [])
+    #expect(try checker(.perceptual).verify(CapturedFrame(blue), key: "Home").status == .recorded)
+    #expect(try checker(.strict).verify(CapturedFrame(newBlue), key: "Home").status == .passed)
+    let verdict = try checker(.perceptual).verify(CapturedFrame(newBlue), key: "Home")
     #expect(verdict.status == .failed)
     #expect(verdict.differentPixels == 100)
   }

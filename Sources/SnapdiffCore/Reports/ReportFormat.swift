@@ -1,30 +1,10 @@
 /// Numbers and figures as the reports write them, the same way `snapdiff compare` prints them.
 public enum ReportFormat {
-  /// `1234567` → `"1,234,567"`.
-  public static func count(_ value: Int) -> String {
-    let digits = String(value.magnitude)
-    var grouped = ""
-    for (offset, digit) in digits.enumerated() {
-      if offset > 0 && (digits.count - offset) % 3 == 0 { grouped += "," }
-      grouped.append(digit)
-    }
-    return value < 0 ? "-" + grouped : grouped
-  }
+  /// `1234567` → `"1,234,567"` (``DifferenceWording/count(_:)``).
+  public static func count(_ value: Int) -> String { DifferenceWording.count(value) }
 
-  /// A fraction as a percentage with up to three decimals: `0.00123` → `"0.123%"`, and
-  /// `"<0.001%"` for a difference too small to show.
-  public static func percent(_ fraction: Double) -> String {
-    guard fraction.isFinite else { return "?%" }
-    let thousandths = (fraction * 100_000).rounded()
-    if thousandths == 0 && fraction > 0 { return "<0.001%" }
-    let whole = Int(thousandths)
-    var text = String(whole / 1000)
-    var decimals = String(whole % 1000)
-    decimals = String(repeating: "0", count: 3 - decimals.count) + decimals
-    while decimals.hasSuffix("0") { decimals.removeLast() }
-    if !decimals.isEmpty { text += "." + decimals }
-    return text + "%"
-  }
+  /// `0.00123` → `"0.123%"` (``DifferenceWording/percent(_:)``).
+  public static func percent(_ fraction: Double) -> String { DifferenceWording.percent(fraction) }
 
   /// `390×844`.
   static func size(_ size: SnapshotRecord.Size) -> String { "\(size.width)×\(size.height)" }

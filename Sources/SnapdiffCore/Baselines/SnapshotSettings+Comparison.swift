@@ -1,0 +1,54 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// How settings files and the service's settings part change a comparison: the engine's half of
+/// ``SnapshotSettings`` (the type itself lives in SnapdiffModel, which the test API shares).
+extension SnapshotSettings {
+  /// `options` with these settings applied.
+  public func applied(to options: DiffOptions) -> DiffOptions {
+    var result = options
+    if let threshold { result.threshold = threshold }
+    if let includeAA { result.includeAA = includeAA }
+    if let maxDiffPixels { result.maxDiffPixels = maxDiffPixels }
+    if let maxDiffRatio { result.maxDiffRatio = maxDiffRatio }
+    result.ignoreRegions += (ignoreRegions ?? []).map(\.rect)
+    if let matchLevel { result.matchLevel = matchLevel }
+    if let deltaE { result.deltaE = deltaE }
+    return result
+  }
+
+  /// `comparison` with these settings applied: options, element masks, match level.
+  public func applied(to comparison: FrameComparison) throws -> FrameComparison {
+    var result = comparison
+    result.options = applied(to: comparison.options)
+    result.selectors += try (ignoreElements ?? []).map { text throws(ConfigurationError) in try ElementSelector(text) }
+    if let matchLevel { result.matchLevel = matchLevel }
+    if let layoutTolerance { result.layoutTolerance = layoutTolerance }
+    return result
+  }
+
+  /// Reads a settings file, or `nil` when there is none.
+  ///
+  /// - Throws: `ConfigurationError` naming the file when it is not valid.
+  public static func load(_ path: String) throws -> SnapshotSettings? {
+    guard FileSystem.isFile(path) else { return nil }
+    let bytes = try FileIO.read(path, limit: 1 << 20)
+    let settings: SnapshotSettings
+    do {
+      settings = try JSONDecoder().decode(SnapshotSettings.self, from: Data(bytes))
+    } catch {
+      throw ConfigurationError("\(path): not valid snapshot settings: \(JSONProblem.describe(error))")
+    }
+    let options = settings.applied(to: DiffOptions())
+    if let problem = options.problem { throw ConfigurationError("\(path): \(problem)") }
+    do {
+      _ = try settings.applied(to: FrameComparison())
+    } catch {
+      throw ConfigurationError("\(path): \(error)")
+    }
+    return settings
+  }
+}

@@ -1,0 +1,63 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
+/// Per-snapshot comparison settings: `<key>.snapdiff.json` beside a baseline or beside a current
+/// frame. Every field is optional; a present one overrides the run's default, and ignore regions
+/// add up.
+///
+/// ```json
+/// {"threshold": 0.05, "maxDiffPixels": 10,
+///  "ignoreRegions": [{"x": 0, "y": 0, "width": 390, "height": 44}]}
+/// ```
+public struct SnapshotSettings: Sendable, Codable, Equatable {
+  public var threshold: Double?
+  public var includeAA: Bool?
+  public var maxDiffPixels: Int?
+  public var maxDiffRatio: Double?
+  public var ignoreRegions: [Region]?
+  /// Element selectors whose areas are ignored (`clock`, `~banner`, `@image`, `alert/ok`),
+  /// resolved through the frames' element trees.
+  public var ignoreElements: [String]?
+  /// `exact`, `strict`, `ignore-colors`, `layout` or `perceptual`.
+  public var matchLevel: MatchLevel?
+  /// For the perceptual level: the largest ΔE00 that still counts as equal.
+  public var deltaE: Double?
+  /// For the layout level: moves and size changes up to this many points are not changes.
+  public var layoutTolerance: Double?
+
+  public init(
+    threshold: Double? = nil, includeAA: Bool? = nil, maxDiffPixels: Int? = nil,
+    maxDiffRatio: Double? = nil, ignoreRegions: [Region]? = nil, ignoreElements: [String]? = nil,
+    matchLevel: MatchLevel? = nil, layoutTolerance: Double? = nil, deltaE: Double? = nil
+  ) {
+    self.threshold = threshold
+    self.includeAA = includeAA
+    self.maxDiffPixels = maxDiffPixels
+    self.maxDiffRatio = maxDiffRatio
+    self.ignoreRegions = ignoreRegions
+    self.ignoreElements = ignoreElements
+    self.matchLevel = matchLevel
+    self.layoutTolerance = layoutTolerance
+    self.deltaE = deltaE
+  }
+
+  /// A rectangle in pixels, as JSON writes it.
+  public struct Region: Sendable, Codable, Equatable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(_ rect: PixelRect) {
+      x = rect.x
+      y = rect.y
+      width = rect.width
+      height = rect.height
+    }
+
+    public var rect: PixelRect { PixelRect(x: x, y: y, width: width, height: height) }
+  }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import SnapdiffModel
+
+/// Checks snapshots through a running `snapdiff serve`: each frame is posted to a run there
+/// (with its element tree and the page's masks) and the service's verdict becomes the test's.
+/// Baselines, current frames and diff images stay on the service, where reviewers approve them
+/// on its review page; a failure message links to it.
+///
+/// The run is opened on the first snapshot and shared by every checker of the process with the
+/// same service and run name, so a whole suite lands in one run; `SNAPDIFF_RUN` names a run a
+/// CI script opened instead (`POST /api/v1/runs`), which it then closes itself.
+public struct ServiceSnapshotChecker: Sendable {
+  /// `http://HOST:PORT` of the service.
+  public var url: String
+  /// The bearer token for writes (`SNAPDIFF_TOKEN`).
+  public var token: String?
+  /// The run to post to; nil opens one named `runName` on the first snapshot.
+  public var run: String?
+  /// The name of the run opened on the first snapshot.
+  public var runName: String
+  public var branch: String?
+  /// The store's environment folder (device, OS, scale); nil: the service's.
+  public var environment: String?
+  /// nil: the service's (`never` unless `snapdiff serve --record` says otherwise).
+  public var recordMode: RecordMode?
+  /// Overrides of the service's comparison defaults, sent with every frame (masks added).
+  public var settings: SnapshotSettings
+
+  public init(
+    url: String, token: String? = nil, run: String? = nil, runName: String = "tests", branch: String? = nil,
+    environment: String? = nil, recordMode: RecordMode? = nil, settings: SnapshotSettings = SnapshotSettings()
+  ) {
+    self.url = url
+    self.token = token
+    self.run = run
+    self.runName = runName
+    self.branch = branch
+    self.environment = environment
+    self.recordMode = recordMode
+    self.settings = settings
+  }
+
+  /// Posts `frame` as snapshot `key` and turns the service's verdict into the test's. The PNG
+  /// goes as captured (a frame that is a tree alone is rendered by the service).
+  public func verify(_ frame: CapturedFrame, key rawKey: String, masks: SnapshotMasks = SnapshotMasks()) throws -> SnapshotVerdict {
+    let key = try SnapshotKey(rawKey)
+    for selector in masks.selectors { _ = try ElementSelector(selector) }
+    let client = try ServiceClient(baseURL: url, token: token)
+    let run = try runID(client)
+
+    var body = MultipartBody()
+    if let png = try FramesFolder.pngBytes(of: frame) {
+      body.add(name: "frame", filename: "frame.png", contentType: "image/png", Data(png))
+    }
+    if let tree = frame.tree {
+      body.add(name: "tree", filename: "tree.json", contentType: "application/json", Data(try tree.encoded()))
+    }
+    var settings = self.settings
+    if !masks.selectors.isEmpty { settings.ignoreElements = (settings.ignoreElements ?? []) + masks.selectors }
+    if !masks.regions.isEmpty {
+      settings.ignoreRegions = (settings.ignoreRegions ?? []) + masks.regions.map(SnapshotSettings.Region.init)
+    }
+    if settings != SnapshotSettings() {
+      body.add(name: "settings", contentType: "application/json", try JSONEncoder().encode(settings))
+    }
+    let path = "/api/v1/runs/\(PercentEncoding.segment(run))/snapshots/\(PercentEncoding.segment(key.rawValue))"
+    let response = try client.send("PUT", path, body: body.finished, contentType: body.contentType)
+    let answer = try client.decode(response, as: ServiceVerdict.self, "PUT", path)
+    return answer.verdict(run: run, service: client.baseURL)
+  }
+
+  /// Tells the service that the test skipped `key` (a page that may not take snapshots, or has
+  /// no shooter), with the reason: the run lists it as skipped, as `snapdiff check` does.
+  public func recordSkip(key rawKey: String, reason: String) throws {
+    let key = try SnapshotKey(rawKey)
+    let client = try ServiceClient(baseURL: url, token: token)
+    let run = try runID(client)
+    let path = "/api/v1/runs/\(PercentEncoding.segment(run))/snapshots/\(PercentEncoding.segment(key.rawValue))/skip"
+    _ = try client.json("POST", path, body: ["reason": reason], as: ServiceVerdict.self)
+  }
+
+  /// Closes the run this checker posts to (the one it opened, or `run`): the service writes its
+  /// reports and the run's verdict is final. Later snapshots open a new run.
+  ///
+  /// - Returns: nil when no run was opened yet.
+  @discardableResult
+  public func closeRun() throws -> ServiceRunSummary? {
+    let client = try ServiceClient(baseURL: url, token: token)
+    guard let id = run ?? OpenServiceRuns.shared.forget(openingKey(client)) else { return nil }
+    let path = "/api/v1/runs/\(PercentEncoding.segment(id))/close"
+    var summary = try client.decode(client.send("POST", path), as: ServiceRunSummary.self, "POST", path)
+    summary.pageURL = client.baseURL + "/runs/" + PercentEncoding.segment(id)
+    return summary
+  }
+
+  /// The run to post to: `run`, or the process's run for this service and name, opened now if
+  /// there is none yet.
+  private func runID(_ client: ServiceClient) throws(ServiceError) -> String {
+    if let run { return run }
+    return try OpenServiceRuns.shared.id(for: openingKey(client)) { () throws(ServiceError) in
+      let request = OpenRun(name: runName, branch: branch, environment: environment, recordMode: recordMode)
+      return try client.json("POST", "/api/v1/runs", body: request, as: OpenedRun.self).id
+    }
+  }
+
+  private func openingKey(_ client: ServiceClient) -> String {
+    [client.baseURL, runName, branch ?? "", environment ?? "", recordMode?.rawValue ?? ""].joined(separator: "\u{1F}")
+  }
+
+  private struct OpenRun: Encodable {
+    var name: String
+    var branch: String?
+    var environment: String?
+    var recordMode: RecordMode?
+  }
+
+  private struct OpenedRun: Decodable {
+    var id: String
+  }
+}
+
+/// What `closeRun()` reports: the run and its verdict as the service computed it.
+public struct ServiceRunSummary: Sendable, Decodable {
+  public var id: String
+  public var verdict: String
+  public var passed: Bool
+  public var snapshotCount: Int
+  /// Snapshots by status (`passed`, `failed`, `new`, …).
+  public var counts: [String: Int]
+  /// Snapshots a reviewer can act on.
+  public var toReview: Int
+  /// The run's review page.
+  public var pageURL: String = ""
+
+  private enum CodingKeys: String, CodingKey {
+    case id, verdict, passed, snapshotCount, counts, toReview
+  }
+}
+
+/// The runs this process opened on services, by service and run name: one run per suite, however
+/// many checkers and threads post to it.
+final class OpenServiceRuns: @unchecked Sendable {
+  static let shared = OpenServiceRuns()
+  private let lock = NSLock()
+  private var ids: [String: String] = [:]
+
+  /// The run for `key`, opening it with `open` (under the lock, so two threads never open two).
+  func id(for key: String, open: () throws(ServiceError) -> String) throws(ServiceError) -> String {
+    lock.lock()
+    defer { lock.unlock() }
+    if let id = ids[key] { return id }
+    let id = try open()
+    ids[key] = id
+    return id
+  }
+
+  /// Removes and returns the run for `key`.
+  func forget(_ key: String) -> String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return ids.removeValue(forKey: key)
+  }
+}
+
+/// The verdict `PUT …/snapshots/{key}` answers with (the fields the test side uses).
+struct ServiceVerdict: Decodable {
+  var key: String
+  var status: String
+  var passed: Bool
+  var differentPixels: Int
+  var totalPixels: Int
+  var differentRatio: Double
+  var regions: [Region]
+  var baselineSize: Size?
+  var currentSize: Size?
+  var recorded: Bool
+  var layout: [LayoutChange]?
+  var unmatchedSelectors: [String]?
+  var error: String?
+  var baselineURL: String?
+  var currentURL: String?
+  var diffURL: String?
+
+  struct Region: Decodable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+  }
+
+  struct Size: Decodable {
+    var width: Int
+    var height: Int
+  }
+
+  struct LayoutChange: Decodable {
+    /// The change in words: `button 'loginButton' moved 8 pt down`.
+    var description: String
+  }
+
+  /// The test's verdict: passed (or recorded), or failed with a message that says what changed
+  /// and where to review it.
+  func verdict(run: String, service: String) -> SnapshotVerdict {
+    let page = service + "/runs/" + PercentEncoding.segment(run)
+    var verdict: SnapshotVerdict
+    if let error {
+      verdict = SnapshotVerdict(
+        key: key, status: .failed, message: "Snapshot '\(key)' could not be checked by the service: \(error)\n  review: \(page)")
+    } else if passed {
+      verdict = SnapshotVerdict(key: key, status: status == "skipped" ? .skipped : .passed)
+    } else if recorded {
+      verdict = SnapshotVerdict(key: key, status: .recorded)
+    } else if status == "new" {
+      verdict = SnapshotVerdict(
+        key: key, status: .failed,
+        message: "Snapshot '\(key)' has no baseline on the service yet (record mode never).\n"
+          + "  current: \(service)\(currentURL ?? "")\n  review:  \(page) (approve it there, or: snapdiff approve --new)")
+    } else {
+      var lines = [
+        "Snapshot '\(key)' does not match its baseline on the service: "
+          + DifferenceWording.sentence(
+            differentPixels: differentPixels, totalPixels: totalPixels, differentRatio: differentRatio,
+            regions: regions.map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
+            baselineSize: baselineSize.map { PixelSize(width: $0.width, height: $0.height) },
+            currentSize: currentSize.map { PixelSize(width: $0.width, height: $0.height) })
+      ]
+      let layout = (layout ?? []).map(\.description)
+      if !layout.isEmpty { lines.append("  layout: " + layout.joined(separator: "; ")) }
+      if let baselineURL { lines.append("  baseline: \(service)\(baselineURL)") }
+      if let currentURL { lines.append("  current:  \(service)\(currentURL)") }
+      if let diffURL { lines.append("  diff:     \(service)\(diffURL)") }
+      lines.append("  review:   \(page) (approve the change there if it is intended)")
+      verdict = SnapshotVerdict(key: key, status: .failed, message: lines.joined(separator: "\n"))
+    }
+    verdict.differentPixels = differentPixels
+    verdict.baselinePath = baselineURL.map { service + $0 }
+    verdict.currentPath = currentURL.map { service + $0 }
+    verdict.diffPath = diffURL.map { service + $0 }
+    return verdict
+  }
+}

@@ -1,0 +1,142 @@
+import SnapdiffModel
+
+#if SNAPDIFF_ENGINE
+  import SnapdiffCore
+#endif
+
+/// Where snapshots are checked: in this process against the baseline store (where the engine
+/// links: Linux, macOS), through a running `snapdiff serve` that keeps the baselines and the
+/// review (synchronously: a mismatch fails the test at once), or afterwards by `snapdiff check`
+/// on the frames folder the tests leave (an iOS UI-test bundle without a service).
+///
+/// ```swift
+/// SnapshotController.snapdiff(test: self)                                   // automatic()
+/// SnapshotController.snapdiff(test: self, checker: .service(url: "http://ci-box:8080"))
+/// SnapshotController.snapdiff(test: self, checker: .frames())               // for snapdiff check
+/// ```
+public struct SnapshotChecker: Sendable {
+  public enum Backend: Sendable {
+    #if SNAPDIFF_ENGINE
+      case local(LocalSnapshotChecker)
+    #endif
+    case service(ServiceSnapshotChecker)
+    case frames(FramesFolderChecker)
+  }
+
+  public var backend: Backend
+
+  public init(_ backend: Backend) {
+    self.backend = backend
+  }
+
+  /// The service when `SNAPDIFF_SERVICE_URL` is set (`snapdiff test` sets it; `xcodebuild`
+  /// passes `TEST_RUNNER_SNAPDIFF_SERVICE_URL` into the simulator as it), else the local store
+  /// where the engine links, else the frames folder: the default of every controller and
+  /// assertion, so a CI job switches a suite without a code change.
+  public static func automatic() -> SnapshotChecker {
+    let variables = ProcessEnvironment.variables
+    if let url = variables["SNAPDIFF_SERVICE_URL"], !url.isEmpty { return .service(url: url) }
+    #if SNAPDIFF_ENGINE
+      return .local()
+    #else
+      return .frames()
+    #endif
+  }
+
+  /// Leaves every frame in the frames folder for `snapdiff check` (no verdict in the test).
+  ///
+  /// - Parameter frames: default `SNAPDIFF_FRAMES`, else `.snapdiff/frames`.
+  public static func frames(_ frames: String? = nil) -> SnapshotChecker {
+    let variables = ProcessEnvironment.variables
+    return SnapshotChecker(.frames(FramesFolderChecker(frames: frames ?? variables["SNAPDIFF_FRAMES"] ?? ".snapdiff/frames")))
+  }
+
+  #if SNAPDIFF_ENGINE
+    /// Compares in this process against the baseline store (Linux, macOS).
+    ///
+    /// - Parameters:
+    ///   - baselines: the store (default `SNAPDIFF_BASELINES`, else `baselines`).
+    ///   - frames: where every captured frame is written (default `SNAPDIFF_FRAMES`, else
+    ///     `.snapdiff/frames`).
+    ///   - artifacts: where failing frames and diff images go (default `SNAPDIFF_ARTIFACTS`, else
+    ///     `.snapdiff/artifacts`).
+    ///   - recordMode: default `SNAPDIFF_RECORD`, else `never` when `CI` is set, else `missing`.
+    public static func local(
+      baselines: String? = nil, environment: String? = nil, frames: String? = nil,
+      artifacts: String? = nil, recordMode: RecordMode? = nil, options: DiffOptions = DiffOptions()
+    ) -> SnapshotChecker {
+      let variables = ProcessEnvironment.variables
+      return SnapshotChecker(
+        .local(
+          LocalSnapshotChecker(
+            baselines: baselines ?? variables["SNAPDIFF_BASELINES"] ?? "baselines",
+            environment: environment ?? variables["SNAPDIFF_ENVIRONMENT"],
+            frames: frames ?? variables["SNAPDIFF_FRAMES"] ?? ".snapdiff/frames",
+            artifacts: artifacts ?? variables["SNAPDIFF_ARTIFACTS"] ?? ".snapdiff/artifacts",
+            recordMode: recordMode ?? (try? RecordMode.fromEnvironment(variables)) ?? .missing,
+            options: options)))
+    }
+  #endif
+
+  /// Posts every frame to the `snapdiff serve` at `url`, whose verdicts become the tests'.
+  ///
+  /// - Parameters:
+  ///   - url: `http://HOST:PORT` (default `SNAPDIFF_SERVICE_URL`, else `http://127.0.0.1:8080`).
+  ///   - token: the bearer token for writes (default `SNAPDIFF_TOKEN`).
+  ///   - run: a run opened beforehand (default `SNAPDIFF_RUN`); without one, the first snapshot
+  ///     opens a run named `runName` (default `SNAPDIFF_RUN_NAME`, else `tests`) that the whole
+  ///     process shares.
+  ///   - branch: recorded with the run (default `SNAPDIFF_BRANCH`).
+  ///   - environment: the store's environment folder (default `SNAPDIFF_ENVIRONMENT`).
+  ///   - recordMode: default `SNAPDIFF_RECORD`, else the service's.
+  ///   - settings: overrides of the service's comparison defaults (threshold, match level, …).
+  public static func service(
+    url: String? = nil, token: String? = nil, run: String? = nil, runName: String? = nil, branch: String? = nil,
+    environment: String? = nil, recordMode: RecordMode? = nil, settings: SnapshotSettings = SnapshotSettings()
+  ) -> SnapshotChecker {
+    let variables = ProcessEnvironment.variables
+    func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
+    return SnapshotChecker(
+      .service(
+        ServiceSnapshotChecker(
+          url: url ?? value("SNAPDIFF_SERVICE_URL") ?? "http://127.0.0.1:8080",
+          token: token ?? value("SNAPDIFF_TOKEN"), run: run ?? value("SNAPDIFF_RUN"),
+          runName: runName ?? value("SNAPDIFF_RUN_NAME") ?? "tests", branch: branch ?? value("SNAPDIFF_BRANCH"),
+          environment: environment ?? value("SNAPDIFF_ENVIRONMENT"),
+          recordMode: recordMode ?? value("SNAPDIFF_RECORD").flatMap(RecordMode.init(rawValue:)),
+          settings: settings)))
+  }
+
+  /// Checks `frame` as the snapshot `key`, masking `masks`.
+  public func verify(_ frame: CapturedFrame, key: String, masks: SnapshotMasks = SnapshotMasks()) throws
+    -> SnapshotVerdict
+  {
+    switch backend {
+    #if SNAPDIFF_ENGINE
+      case .local(let local): return try local.verify(frame, key: key, masks: masks)
+    #endif
+    case .service(let service): return try service.verify(frame, key: key, masks: masks)
+    case .frames(let frames): return try frames.verify(frame, key: key, masks: masks)
+    }
+  }
+
+  /// Records that `key` was skipped: in the frames folder for `snapdiff check`, or in the
+  /// service's run.
+  func recordSkip(key: String, reason: String) throws {
+    switch backend {
+    #if SNAPDIFF_ENGINE
+      case .local(let local): try local.recordSkip(key: key, reason: reason)
+    #endif
+    case .service(let service): try service.recordSkip(key: key, reason: reason)
+    case .frames(let frames): try frames.recordSkip(key: key, reason: reason)
+    }
+  }
+
+  /// Closes the service run this checker posts to, if it opened one (see
+  /// ``ServiceSnapshotChecker/closeRun()``); nil for local checks.
+  @discardableResult
+  public func closeRun() throws -> ServiceRunSummary? {
+    if case .service(let service) = backend { return try service.closeRun() }
+    return nil
+  }
+}

@@ -1,0 +1,60 @@
+import SnapdiffModel
+
+/// A factory of pages that holds the test's snapshot controller: the seed's `PageFactory`.
+/// Conforming is optional: a factory with a stored `var snapshotController: SnapshotController?`
+/// is found without it.
+public protocol SnapshotPageFactory: AnyObject {
+  var snapshotController: SnapshotController? { get }
+}
+
+/// Actions on one page: the seed's `Steps`.
+public protocol Steps: AnyObject {
+  associatedtype PageType: Page
+  associatedtype Factory: AnyObject
+  var page: PageType { get }
+  var factory: Factory { get }
+}
+
+/// Steps whose page takes snapshots, named by `SnapshotName`.
+///
+/// ```swift
+/// final class HomeSteps: SnapshotSteps {
+///   let page: HomePage
+///   let factory: PageFactory
+///   …
+/// }
+/// homeSteps.initializeSnapshot(name: "test_search").takeSnapshot(.view).takeSnapshot(.search)
+/// ```
+public protocol SnapshotSteps: Steps where PageType: SnapshotPage {
+  associatedtype SnapshotName: SnapshotValue
+}
+
+extension SnapshotSteps {
+  /// Names the batch: keys become `<SnapshotName.id> - <name>/…`.
+  @discardableResult
+  public func initializeSnapshot(name: String) -> Self {
+    controller()?.initializeSnapshot(name: name)
+    return self
+  }
+
+  /// Takes a snapshot of the page when the controller allows it; a mismatch fails the test.
+  @discardableResult
+  public func takeSnapshot(_ name: SnapshotName, file: StaticString = #filePath, line: UInt = #line) -> Self {
+    controller(file: file, line: line)?.takeSnapshot(
+      name.name, id: SnapshotName.id, page: page, in: factory, file: file, line: line)
+    return self
+  }
+
+  /// The factory's controller; a factory without a `snapshotController` property fails the test
+  /// (a snapshot would otherwise never be taken, silently).
+  private func controller(file: StaticString = #filePath, line: UInt = #line) -> SnapshotController? {
+    switch SnapshotController.held(by: factory) {
+    case .some(let controller): return controller
+    case .none:
+      IssueReporter.record(
+        "\(Factory.self) has no snapshotController: declare `var snapshotController: SnapshotController?` "
+          + "in it (or conform it to SnapshotPageFactory) and set it in setUp", file: file, line: line)
+      return nil
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import SnapdiffModel
+
+/// A part of a frame that must not count in its comparison: the elements a selector picks in
+/// the frame's tree, a rectangle in points (an element's frame on screen, converted with the
+/// screen's scale), or a rectangle in pixels.
+public enum IgnoredArea: Sendable, Equatable, CustomStringConvertible {
+  /// An element selector: `clock`, `~banner`, `@statusBar`, `@staticText:clock`.
+  case elements(String)
+  /// A rectangle in points, as XCUITest reports an element's frame.
+  case points(ElementFrame)
+  /// A rectangle in pixels of the screenshot.
+  case pixels(PixelRect)
+
+  public var description: String {
+    switch self {
+    case .elements(let selector): "elements '\(selector)'"
+    case .points(let frame): "\(frame) pt"
+    case .pixels(let rect): "\(rect) px"
+    }
+  }
+}
+
+/// What a page's `ignoredElements` may hold: anything that names an area of the frame.
+/// snapdiff's ``ElementIdentifier``, a selector `String`, an ``ElementFrame`` in points and a
+/// ``PixelRect`` conform; on Apple platforms `XCUIElement` does too (its frame when the snapshot
+/// is taken).
+public protocol IgnorableElement {
+  /// The area to mask, read when the snapshot is taken; nil: nothing to mask now (an element
+  /// that does not exist on screen).
+  var ignoredArea: IgnoredArea? { get }
+}
+
+extension ElementIdentifier: IgnorableElement {
+  public var ignoredArea: IgnoredArea? { .elements(selectorText) }
+}
+
+extension String: IgnorableElement {
+  public var ignoredArea: IgnoredArea? { .elements(self) }
+}
+
+extension ElementFrame: IgnorableElement {
+  public var ignoredArea: IgnoredArea? { .points(self) }
+}
+
+extension PixelRect: IgnorableElement {
+  public var ignoredArea: IgnoredArea? { .pixels(self) }
+}
+
+/// The ignored areas of a snapshot, split as the comparison takes them: selectors resolved in
+/// the frame's tree, rectangles in pixels.
+public struct SnapshotMasks: Sendable, Equatable {
+  /// Element selectors (`clock`, `@staticText:clock`).
+  public var selectors: [String] = []
+  /// Rectangles in pixels, already converted from points.
+  public var regions: [PixelRect] = []
+
+  public init(selectors: [String] = [], regions: [PixelRect] = []) {
+    self.selectors = selectors
+    self.regions = regions
+  }
+
+  public var isEmpty: Bool { selectors.isEmpty && regions.isEmpty }
+
+  /// The masks of `areas` for a frame of `scale` pixels per point: a rectangle in points covers
+  /// every pixel it touches (rounded outward), so an element's anti-aliased edge is masked too.
+  public init(_ areas: [IgnoredArea], scale: Double) {
+    for area in areas {
+      switch area {
+      case .elements(let selector): selectors.append(selector)
+      case .pixels(let rect): regions.append(rect)
+      case .points(let frame): regions.append(Self.pixels(of: frame, scale: scale))
+      }
+    }
+  }
+
+  /// `frame` in pixels at `scale`, rounded outward.
+  public static func pixels(of frame: ElementFrame, scale: Double) -> PixelRect {
+    func clamp(_ value: Double) -> Int { Int(max(min(value, 1e9), -1e9)) }
+    let left = clamp((frame.x * scale).rounded(.down))
+    let top = clamp((frame.y * scale).rounded(.down))
+    let right = clamp(((frame.x + frame.width) * scale).rounded(.up))
+    let bottom = clamp(((frame.y + frame.height) * scale).rounded(.up))
+    return PixelRect(x: left, y: top, width: max(right - left, 0), height: max(bottom - top, 0))
+  }
+
+  /// As the `settings` a frame carries to `snapdiff check` and the service.
+  public var settings: SnapshotSettings {
+    SnapshotSettings(
+      ignoreRegions: regions.isEmpty ? nil : regions.map(SnapshotSettings.Region.init),
+      ignoreElements: selectors.isEmpty ? nil : selectors)
+  }
+}
