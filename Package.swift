@@ -23,116 +23,146 @@ let engineForTests: [Target.Dependency] =
 let engineDefine: [SwiftSetting] =
   testAPIOnly ? [] : [.define("SNAPDIFF_ENGINE", .when(platforms: [.linux, .macOS]))]
 
+/// The test-side API and what it stands on: the whole package in the test-API-only
+/// configuration, the first part of it otherwise.
+let testAPITargets: [Target] = [
+  // What the engine and the test-side API share, in plain Swift and Foundation (no C): element
+  // trees and selectors, snapshot keys, settings, record modes, files. It builds for iOS.
+  .target(name: "SnapdiffModel"),
+  // The test-side API: SnapshotController, pages, steps, SnapShooter, checkers, the XCUITest
+  // shooter. Foundation and SnapdiffModel only, so it links into an iOS UI-test bundle; on Linux
+  // and macOS it also compares in-process through SnapdiffCore (SNAPDIFF_ENGINE).
+  .target(
+    name: "SnapdiffTesting",
+    dependencies: ["SnapdiffModel"] + engineForTests,
+    swiftSettings: engineDefine
+  ),
+  // Helpers the test targets share (PNG files made without the engine, a `snapdiff serve` process).
+  .target(name: "SnapdiffTestSupport", path: "Tests/Support"),
+  // The test API as an iOS bundle uses it: frames folder, a real `snapdiff serve` process.
+  .testTarget(
+    name: "SnapdiffTestAPITests", dependencies: ["SnapdiffTesting", "SnapdiffModel", "SnapdiffTestSupport"]),
+  // The XCUITest shooter (Apple-only source, linked here from Sources/SnapdiffTesting/XCUITest)
+  // type-checked and driven on Linux against a shim that declares the XCUITest symbols it uses
+  // as Apple documents them; with a client written in the seed's style.
+  .testTarget(
+    name: "XCUITestShimTests",
+    dependencies: ["SnapdiffTesting", "SnapdiffModel", "SnapdiffTestSupport"],
+    exclude: ["Fixtures"],
+    swiftSettings: [
+      .define("SNAPDIFF_XCUI_SHIM_TARGET"), .define("SNAPDIFF_XCUI_SHIM", .when(platforms: [.linux])),
+      // The seed's code is Swift 5 code, as most UI-test bundles are.
+      .swiftLanguageMode(.v5),
+    ]
+  ),
+]
+
+/// The engine, the CLI, the service and their tests.
+let engineTargets: [Target] = [
+  // libpng as found by pkg-config (Debian: libpng-dev); `link "png16"` in the module map is the
+  // fallback when the .pc file is missing.
+  .systemLibrary(
+    name: "CLibPNG",
+    pkgConfig: "libpng",
+    providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+  ),
+  // libpng's classic read API with its own setjmp (Swift cannot call setjmp): raw samples,
+  // header checks before any allocation, rows decoded straight into a caller's buffer.
+  .target(
+    name: "CPNGReader",
+    dependencies: ["CLibPNG"],
+    cSettings: hasLibdeflate ? [.define("CPNG_HAVE_LIBDEFLATE")] : [],
+    linkerSettings: hasLibdeflate ? [.linkedLibrary("deflate")] : []
+  ),
+  // LittleCMS (Debian: liblcms2-dev): PNG colour profiles (iCCP, sRGB, gAMA/cHRM) converted
+  // to sRGB when two images' profiles differ. A kept library rather than hand-written ICC code.
+  .systemLibrary(
+    name: "CLCMS2",
+    pkgConfig: "lcms2",
+    providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
+  ),
+  // zlib's `uncompress`, for the ICC profile inside an iCCP chunk (libpng's simplified API
+  // does not hand it out).
+  .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+  .target(name: "SnapdiffCore", dependencies: ["SnapdiffModel", "CLibPNG", "CPNGReader", "CLCMS2", "CZlib"]),
+  // `snapdiff serve`: the API, the review page and the run index. Only this target and
+  // `snapdiff-serve` link Hummingbird and GRDB; SnapdiffCore and `snapdiff` stay free of them.
+  .target(
+    name: "SnapdiffServer",
+    dependencies: [
+      "SnapdiffCore",
+      .product(name: "Hummingbird", package: "hummingbird"),
+      .product(name: "HummingbirdCore", package: "hummingbird"),
+      .product(name: "GRDB", package: "GRDB.swift"),
+    ],
+    exclude: ["openapi.yaml"]
+  ),
+  .target(
+    name: "SnapdiffCLI",
+    dependencies: [
+      "SnapdiffCore",
+      .product(name: "ArgumentParser", package: "swift-argument-parser"),
+    ]
+  ),
+  .executableTarget(name: "snapdiff", dependencies: ["SnapdiffCLI"]),
+  // `snapdiff serve` runs this executable in its place (the CLI's options, the server linked).
+  .target(
+    name: "SnapdiffServeCommand",
+    dependencies: [
+      "SnapdiffCLI", "SnapdiffServer",
+      .product(name: "ArgumentParser", package: "swift-argument-parser"),
+    ]
+  ),
+  .executableTarget(name: "snapdiff-serve", dependencies: ["SnapdiffServeCommand"]),
+  // The example app whose screens the example suite snapshots (dogfooding SnapdiffTesting).
+  .target(name: "ExampleApp", dependencies: ["SnapdiffCore"]),
+  .testTarget(
+    name: "SnapdiffCoreTests",
+    dependencies: ["SnapdiffCore"],
+    exclude: ["Fixtures"]
+  ),
+  .testTarget(
+    name: "ExampleAppSnapshotTests",
+    dependencies: ["ExampleApp", "SnapdiffTesting", "SnapdiffCore"]
+  ),
+  .testTarget(
+    name: "SnapdiffServerTests",
+    dependencies: [
+      "SnapdiffServer", "SnapdiffCore", "SnapdiffTesting", "snapdiff", "snapdiff-serve",
+      .product(name: "HummingbirdTesting", package: "hummingbird"),
+      .product(name: "GRDB", package: "GRDB.swift"),
+    ]
+  ),
+  .testTarget(
+    name: "SnapdiffCLITests",
+    dependencies: ["SnapdiffCLI", "SnapdiffCore", "snapdiff", "snapdiff-serve"]
+  ),
+  .testTarget(
+    name: "SnapdiffTestingTests",
+    dependencies: ["SnapdiffTesting", "SnapdiffCore"]
+  ),
+]
+
 let package = Package(
   name: "snapdiff",
   // iOS and tvOS: the test-side API (SnapdiffTesting) only; the engine, CLI and service need libpng.
   platforms: [.macOS(.v13), .iOS(.v15), .tvOS(.v15)],
-  products: [
-    .library(name: "SnapdiffCore", targets: ["SnapdiffCore"]),
-    .library(name: "SnapdiffCLI", targets: ["SnapdiffCLI"]),
-    .library(name: "SnapdiffTesting", targets: ["SnapdiffTesting"]),
-    .executable(name: "snapdiff", targets: ["snapdiff"]),
-    .executable(name: "snapdiff-serve", targets: ["snapdiff-serve"]),
-  ],
-  dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    // `snapdiff serve`: the HTTP service (Hummingbird 2) and its run index (SQLite through GRDB).
-    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-  ],
-  targets: [
-    // libpng as found by pkg-config (Debian: libpng-dev); `link "png16"` in the module map is the
-    // fallback when the .pc file is missing.
-    .systemLibrary(
-      name: "CLibPNG",
-      pkgConfig: "libpng",
-      providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
-    ),
-    // libpng's classic read API with its own setjmp (Swift cannot call setjmp): raw samples,
-    // header checks before any allocation, rows decoded straight into a caller's buffer.
-    .target(
-      name: "CPNGReader",
-      dependencies: ["CLibPNG"],
-      cSettings: hasLibdeflate ? [.define("CPNG_HAVE_LIBDEFLATE")] : [],
-      linkerSettings: hasLibdeflate ? [.linkedLibrary("deflate")] : []
-    ),
-    // LittleCMS (Debian: liblcms2-dev): PNG colour profiles (iCCP, sRGB, gAMA/cHRM) converted
-    // to sRGB when two images' profiles differ. A kept library rather than hand-written ICC code.
-    .systemLibrary(
-      name: "CLCMS2",
-      pkgConfig: "lcms2",
-      providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
-    ),
-    // zlib's `uncompress`, for the ICC profile inside an iCCP chunk (libpng's simplified API
-    // does not hand it out).
-    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-    // What the engine and the test-side API share, in plain Swift and Foundation (no C): element
-    // trees and selectors, snapshot keys, settings, record modes, files. It builds for iOS.
-    .target(name: "SnapdiffModel"),
-    .target(name: "SnapdiffCore", dependencies: ["SnapdiffModel", "CLibPNG", "CPNGReader", "CLCMS2", "CZlib"]),
-    // The test-side API: SnapshotController, pages, steps, SnapShooter, checkers, the XCUITest
-    // shooter. Foundation and SnapdiffModel only, so it links into an iOS UI-test bundle; on Linux
-    // and macOS it also compares in-process through SnapdiffCore (SNAPDIFF_ENGINE).
-    .target(
-      name: "SnapdiffTesting",
-      dependencies: ["SnapdiffModel"] + engineForTests,
-      swiftSettings: engineDefine
-    ),
-    // `snapdiff serve`: the API, the review page and the run index. Only this target and
-    // `snapdiff-serve` link Hummingbird and GRDB; SnapdiffCore and `snapdiff` stay free of them.
-    .target(
-      name: "SnapdiffServer",
-      dependencies: [
-        "SnapdiffCore",
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "HummingbirdCore", package: "hummingbird"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-      ],
-      exclude: ["openapi.yaml"]
-    ),
-    .target(
-      name: "SnapdiffCLI",
-      dependencies: [
-        "SnapdiffCore",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
-    ),
-    .executableTarget(name: "snapdiff", dependencies: ["SnapdiffCLI"]),
-    // `snapdiff serve` runs this executable in its place (the CLI's options, the server linked).
-    .target(
-      name: "SnapdiffServeCommand",
-      dependencies: [
-        "SnapdiffCLI", "SnapdiffServer",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
-    ),
-    .executableTarget(name: "snapdiff-serve", dependencies: ["SnapdiffServeCommand"]),
-    // The example app whose screens the example suite snapshots (dogfooding SnapdiffTesting).
-    .target(name: "ExampleApp", dependencies: ["SnapdiffCore"]),
-    .testTarget(
-      name: "SnapdiffCoreTests",
-      dependencies: ["SnapdiffCore"],
-      exclude: ["Fixtures"]
-    ),
-    .testTarget(
-      name: "ExampleAppSnapshotTests",
-      dependencies: ["ExampleApp", "SnapdiffTesting", "SnapdiffCore"]
-    ),
-    .testTarget(
-      name: "SnapdiffTestingTests",
-      dependencies: ["SnapdiffTesting", "SnapdiffCore"]
-    ),
-    .testTarget(
-      name: "SnapdiffServerTests",
-      dependencies: [
-        "SnapdiffServer", "SnapdiffCore", "SnapdiffTesting", "snapdiff", "snapdiff-serve",
-        .product(name: "HummingbirdTesting", package: "hummingbird"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-      ]
-    ),
-    .testTarget(
-      name: "SnapdiffCLITests",
-      dependencies: ["SnapdiffCLI", "SnapdiffCore", "snapdiff", "snapdiff-serve"]
-    ),
-  ]
+  products: [.library(name: "SnapdiffTesting", targets: ["SnapdiffTesting"])]
+    + (testAPIOnly
+      ? []
+      : [
+        .library(name: "SnapdiffCore", targets: ["SnapdiffCore"]),
+        .library(name: "SnapdiffCLI", targets: ["SnapdiffCLI"]),
+        .executable(name: "snapdiff", targets: ["snapdiff"]),
+        .executable(name: "snapdiff-serve", targets: ["snapdiff-serve"]),
+      ]),
+  dependencies: testAPIOnly
+    ? []
+    : [
+      .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+      // `snapdiff serve`: the HTTP service (Hummingbird 2) and its run index (SQLite through GRDB).
+      .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+      .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+  targets: testAPITargets + (testAPIOnly ? [] : engineTargets)
 )

@@ -46,7 +46,9 @@ SWIFT_FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library
   -Xcc "-I$ROOT/Sources/CPNGReader/include" -Xcc "${PNG_CFLAGS}")
 
 echo "fuzz: compiling SnapdiffCore (Swift, -sanitize=fuzzer,address)" >&2
-mapfile -t CORE_SOURCES < <(find Sources/SnapdiffCore -name '*.swift' | sort)
+# SnapdiffModel's sources join SnapdiffCore's in one module here (its re-export, Exports.swift,
+# is then not needed), so harnesses keep importing SnapdiffCore alone.
+mapfile -t CORE_SOURCES < <(find Sources/SnapdiffModel Sources/SnapdiffCore -name '*.swift' ! -name Exports.swift | sort)
 swiftc "${SWIFT_FLAGS[@]}" -module-name SnapdiffCore -wmo -num-threads 0 \
   -emit-module -emit-module-path "$OUT/modules/SnapdiffCore.swiftmodule" \
   -c "${CORE_SOURCES[@]}" -o "$OUT/obj/SnapdiffCore.o"

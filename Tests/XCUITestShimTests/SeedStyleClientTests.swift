@@ -1,0 +1,90 @@
+#if os(Linux)
+  import Foundation
+  import SnapdiffModel
+  import SnapdiffTesting
+  import XCTest
+
+  /// The seed-style client (SeedStyleClient/, one line changed from the hosted checker's
+  /// version) run as XCTest runs it, against the shim's app: the onboarding page snapshots with
+  /// its clock masked by an `XCUIElement`, the profile page (not allowed) is skipped, and a real
+  /// change fails the test where the engine links.
+  final class SeedStyleClientTests: XCTestCase {
+    private var scratch = ""
+
+    override func setUp() {
+      super.setUp()
+      scratch = NSTemporaryDirectory() + "snapdiff-seed-client-\(UUID().uuidString)"
+      for (name, folder) in [("SNAPDIFF_BASELINES", "baselines"), ("SNAPDIFF_FRAMES", "frames"), ("SNAPDIFF_ARTIFACTS", "artifacts")] {
+        setenv(name, scratch + "/" + folder, 1)
+      }
+      unsetenv("SNAPDIFF_SERVICE_URL")
+      unsetenv("CI")
+    }
+
+    override func tearDown() {
+      for name in ["SNAPDIFF_BASELINES", "SNAPDIFF_FRAMES", "SNAPDIFF_ARTIFACTS"] { unsetenv(name) }
+      try? FileManager.default.removeItem(atPath: scratch)
+      MainActor.assumeIsolated {
+        ShimApp.clockShade = 90
+        ShimApp.buttonBlue = 255
+      }
+      super.tearDown()
+    }
+
+    /// Runs the client's `test_onboarding` as XCTest would (setUp, the test, tearDown); the
+    /// failures it would record, and its verdicts.
+    private func runClient() -> (failures: Int, verdicts: [SnapshotVerdict]) {
+      let test = OnboardingApplitoolsTests(name: "test_onboarding") { ($0 as! OnboardingApplitoolsTests).test_onboarding() }
+      test.setUp()
+      var failures: [String] = []
+      test.pages.snapshotController?.onFailure = { failures.append($0) }
+      test.test_onboarding()
+      test.tearDown()
+      lastFailures = failures
+      return (failures.count, test.pages.snapshotController?.verdicts ?? [])
+    }
+
+    private var lastFailures: [String] = []
+
+    func test_theSeedsCodeRunsWithOneLineChanged() throws {
+      let key = "Onboarding - test_onboarding/Onboarding"
+      let first = runClient()
+      XCTAssertEqual(first.failures, 0)
+      XCTAssertEqual(first.verdicts.map(\.key), [key, "Profile - test_onboarding/Profile"])
+      let engine = first.verdicts[0].status == .recorded
+      XCTAssertEqual(first.verdicts[0].status, engine ? .recorded : .written)
+      XCTAssertEqual(first.verdicts[1].status, .skipped)
+
+      // What snapdiff check reads: the screenshot as taken, the tree, and the clock's frame
+      // (4, 2, 40×16 points) as pixels at scale 2.
+      let frames = scratch + "/frames/"
+      let png = try Data(contentsOf: URL(fileURLWithPath: frames + key + ".png"))
+      XCTAssertEqual(png, MainActor.assumeIsolated { ShimApp.screenshot() })
+      let tree = try ElementTree.load(frames + key + ".tree.json")
+      XCTAssertEqual(tree.scale, 2)
+      XCTAssertEqual(tree.root.allElements().first { $0.identifier == "nextButton" }?.label, "Next")
+      let settings = try JSONDecoder().decode(
+        SnapshotSettings.self, from: Data(contentsOf: URL(fileURLWithPath: frames + key + ".snapdiff.json")))
+      XCTAssertEqual(settings.ignoreRegions?.map(\.rect), [PixelRect(x: 8, y: 4, width: 80, height: 32)])
+      XCTAssertTrue(FileManager.default.fileExists(atPath: frames + "Profile - test_onboarding/Profile.skipped.json"))
+
+      // The clock changes: masked, so the snapshot passes.
+      MainActor.assumeIsolated { ShimApp.clockShade = 20 }
+      let clockChanged = runClient()
+      XCTAssertEqual(clockChanged.failures, 0)
+      XCTAssertEqual(clockChanged.verdicts.first?.status, engine ? .passed : .written)
+
+      // The button's colour changes: the test fails where the engine compares in-process; an iOS
+      // bundle's frames folder holds the changed frame for `snapdiff check`.
+      MainActor.assumeIsolated { ShimApp.buttonBlue = 120 }
+      let buttonChanged = runClient()
+      XCTAssertEqual(buttonChanged.failures, engine ? 1 : 0)
+      XCTAssertEqual(buttonChanged.verdicts.first?.status, engine ? .failed : .written)
+      if engine {
+        let message = try XCTUnwrap(buttonChanged.verdicts.first?.message)
+        XCTAssertTrue(message.hasPrefix("Snapshot '\(key)' does not match its baseline: 12,000 of 96,000 pixels differ (12.5%) in 200×60 at (20, 300)"), message)
+        XCTAssertEqual(lastFailures, [message])
+      }
+    }
+  }
+#endif

@@ -1,0 +1,1 @@
+../../Sources/SnapdiffTesting/XCUITest/XCUITestShooter.swift
