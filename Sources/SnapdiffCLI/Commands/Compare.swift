@@ -41,8 +41,7 @@ extension Snapdiff {
     private var usesFrames: Bool {
       Frame.isTree(baseline) || Frame.isTree(current) || !frameOptions.ignoreElements.isEmpty
         || frameOptions.matchLevel == .layout
-        || FileSystem.isFile(Frame.treePath(besidePNG: baseline))
-        || FileSystem.isFile(Frame.treePath(besidePNG: current))
+        || Frame.treeFile(besidePNG: baseline) != nil || Frame.treeFile(besidePNG: current) != nil
     }
 
     func run() throws {

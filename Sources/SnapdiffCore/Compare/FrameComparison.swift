@@ -48,7 +48,7 @@ public struct FrameComparison: Sendable {
     let trees = [baseline.tree, current.tree].compactMap { $0 }
     if !selectors.isEmpty && trees.isEmpty {
       throw ConfigurationError(
-        "element masks need an element tree: neither \(baseline.path) nor \(current.path) has one (put NAME.tree.json beside NAME.png)")
+        "element masks need an element tree: neither \(baseline.path) nor \(current.path) has one (put NAME.tree.json, or an XCUITest dump NAME.txt, beside NAME.png)")
     }
     let masks = ElementMasks.resolve(selectors, in: trees)
     var options = self.options

@@ -21,7 +21,22 @@ public struct Frame: Sendable {
 
   /// The tree file that belongs to the PNG at `pngPath`: `shot.png` → `shot.tree.json`.
   public static func treePath(besidePNG pngPath: String) -> String {
-    (pngPath.lowercased().hasSuffix(".png") ? String(pngPath.dropLast(4)) : pngPath) + ".tree.json"
+    stem(of: pngPath) + ".tree.json"
+  }
+
+  /// The XCUITest dump that may stand beside the PNG at `pngPath` instead of a tree:
+  /// `shot.png` → `shot.txt` (`XCUIApplication().debugDescription`, as any runner can save it).
+  public static func dumpPath(besidePNG pngPath: String) -> String {
+    stem(of: pngPath) + ".txt"
+  }
+
+  /// The tree file beside the PNG at `pngPath`, if there is one: `shot.tree.json`, else `shot.txt`.
+  public static func treeFile(besidePNG pngPath: String) -> String? {
+    [treePath(besidePNG: pngPath), dumpPath(besidePNG: pngPath)].first(where: FileSystem.isFile)
+  }
+
+  private static func stem(of pngPath: String) -> String {
+    pngPath.lowercased().hasSuffix(".png") ? String(pngPath.dropLast(4)) : pngPath
   }
 
   /// Loads a frame: a tree file is rendered; a PNG is decoded and picks up its tree.
@@ -39,8 +54,17 @@ public struct Frame: Sendable {
       return Frame(image: renderer.render(tree), tree: tree, path: path)
     }
     let image = try decoder.decode(contentsOf: path)
-    let treeFile = treePath(besidePNG: path)
-    let tree = FileSystem.isFile(treeFile) ? try ElementTree.load(treeFile) : nil
+    guard let treeFile = treeFile(besidePNG: path) else { return Frame(image: image, tree: nil, path: path) }
+    if treeFile.hasSuffix(".tree.json") { return Frame(image: image, tree: try ElementTree.load(treeFile), path: path) }
+    // A dump holds points only: its scale is the screenshot's pixels per point.
+    var tree = try ElementTree.load(anyFormat: treeFile)
+    let scale = Double(image.width) / tree.screen.width
+    guard let whole = [1, 2, 3].first(where: { abs(Double($0) - scale) < 0.01 }) else {
+      throw ConfigurationError(
+        "\(treeFile): the dump's screen is \(ElementFrame.format(tree.screen.width)) points wide but \(path) is "
+          + "\(image.width) pixels: not 1, 2 or 3 pixels a point")
+    }
+    tree.scale = whole
     return Frame(image: image, tree: tree, path: path)
   }
 }
