@@ -17,7 +17,7 @@ public struct Snapdiff: ParsableCommand {
     version: SnapdiffVersion.described,
     subcommands: [
       Compare.self, Check.self, Merge.self, Status.self, Approve.self, Reject.self, Prune.self, Report.self,
-      Render.self, Serve.self,
+      Render.self, Serve.self, Test.self,
     ]
   )
 
