@@ -28,6 +28,26 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
   /// For the layout level: moves and size changes up to this many points are not changes.
   public var layoutTolerance: Double?
 
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case threshold, includeAA, maxDiffPixels, maxDiffRatio, ignoreRegions, ignoreElements, matchLevel, deltaE
+    case layoutTolerance
+  }
+
+  /// Decodes settings, refusing a field that is not one of them.
+  public init(from decoder: any Decoder) throws {
+    try decoder.refuseUnknownFields(CodingKeys.self)
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    threshold = try container.decodeIfPresent(Double.self, forKey: .threshold)
+    includeAA = try container.decodeIfPresent(Bool.self, forKey: .includeAA)
+    maxDiffPixels = try container.decodeIfPresent(Int.self, forKey: .maxDiffPixels)
+    maxDiffRatio = try container.decodeIfPresent(Double.self, forKey: .maxDiffRatio)
+    ignoreRegions = try container.decodeIfPresent([Region].self, forKey: .ignoreRegions)
+    ignoreElements = try container.decodeIfPresent([String].self, forKey: .ignoreElements)
+    matchLevel = try container.decodeIfPresent(MatchLevel.self, forKey: .matchLevel)
+    deltaE = try container.decodeIfPresent(Double.self, forKey: .deltaE)
+    layoutTolerance = try container.decodeIfPresent(Double.self, forKey: .layoutTolerance)
+  }
+
   public init(
     threshold: Double? = nil, includeAA: Bool? = nil, maxDiffPixels: Int? = nil,
     maxDiffRatio: Double? = nil, ignoreRegions: [Region]? = nil, ignoreElements: [String]? = nil,
@@ -50,6 +70,17 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
     public var y: Int
     public var width: Int
     public var height: Int
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case x, y, width, height }
+
+    public init(from decoder: any Decoder) throws {
+      try decoder.refuseUnknownFields(CodingKeys.self)
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      x = try container.decode(Int.self, forKey: .x)
+      y = try container.decode(Int.self, forKey: .y)
+      width = try container.decode(Int.self, forKey: .width)
+      height = try container.decode(Int.self, forKey: .height)
+    }
 
     public init(_ rect: PixelRect) {
       x = rect.x
@@ -84,12 +115,15 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
     return result
   }
 
+  /// The most bytes a settings file (or the service's `settings` part) may hold.
+  public static let maximumBytes = 1 << 20
+
   /// Reads a settings file, or `nil` when there is none.
   ///
   /// - Throws: `ConfigurationError` naming the file when it is not valid.
   public static func load(_ path: String) throws -> SnapshotSettings? {
     guard FileSystem.isFile(path) else { return nil }
-    let bytes = try FileIO.read(path, limit: 1 << 20)
+    let bytes = try FileIO.read(path, limit: maximumBytes)
     let settings: SnapshotSettings
     do {
       settings = try JSONDecoder().decode(SnapshotSettings.self, from: Data(bytes))
@@ -109,11 +143,19 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
 
 /// Short, readable descriptions of `DecodingError`s: what is wrong, and where in the document.
 public enum JSONProblem {
-  public static func describe(_ error: any Error) -> String {
+  /// The problem, named from `document` (`the settings part of 'login'`): `… is missing "name"`
+  /// at the top level, `…: $.ignoreRegions[0].x should be a number` further in.
+  public static func describe(_ error: any Error, in document: String) -> String {
+    let problem = describe(error, document: document)
+    return problem.hasPrefix(document) ? problem : "\(document): \(problem)"
+  }
+
+  /// - Parameter document: what the top level is called.
+  public static func describe(_ error: any Error, document: String = "the document") -> String {
     guard let error = error as? DecodingError else { return String(describing: error) }
     func path(_ context: DecodingError.Context) -> String {
       let parts = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
-      return parts.isEmpty ? "the document" : "$" + parts.joined()
+      return parts.isEmpty ? document : "$" + parts.joined()
     }
     switch error {
     case .typeMismatch(let type, let context):
