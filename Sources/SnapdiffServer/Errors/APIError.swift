@@ -85,6 +85,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
   /// `52428800` → `50 MiB`.
   static func bytes(_ count: Int) -> String {
     if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
+    // Decoded sizes are rarely whole MiB: rounded, they still compare with the limit.
+    if count >= 16 << 20 { return "\((count + (1 << 19)) >> 20) MiB" }
     if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
     return "\(count) bytes"
   }
