@@ -69,6 +69,36 @@ public struct SnapdiffServe: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
+      "The most connections open at once; at the cap a new one closes the longest idle (or slowest to send its head) (default: 512, or fewer to fit ulimit -n).",
+      valueName: "n"))
+  var maxConnections = 512
+
+  @Option(
+    help: ArgumentHelp(
+      "Seconds a client may take to send a request's head, from its first byte; then 408 and the connection is closed.",
+      valueName: "seconds"))
+  var headerTimeout = 10.0
+
+  @Option(
+    help: ArgumentHelp(
+      "Seconds a connection may stay silent between requests or in the middle of a body; then it is closed.",
+      valueName: "seconds"))
+  var idleTimeout = 60.0
+
+  @Option(
+    help: ArgumentHelp(
+      "Threads that decode, compare, render and parse trees (default: one per core, \(ServerConfiguration.defaultWorkers) here).",
+      valueName: "n"))
+  var workers: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "MiB of decoded images that requests in flight may hold (each frame counts 3 × width × height × 4); requests beyond it wait their turn.",
+      valueName: "n"))
+  var maxDecodedMb = 1024
+
+  @Option(
+    help: ArgumentHelp(
       "The record mode of runs whose client names none: missing, all, failed or never.",
       valueName: "mode"))
   var record: RecordMode = .never
@@ -85,6 +115,19 @@ public struct SnapdiffServe: ParsableCommand {
     }
     if !(1...4096).contains(maxUploadMb) {
       throw ValidationError("--max-upload-mb must be between 1 and 4096, not \(maxUploadMb)")
+    }
+    if !(1...100_000).contains(maxConnections) {
+      throw ValidationError("--max-connections must be between 1 and 100000, not \(maxConnections)")
+    }
+    for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)]
+    where !(value > 0 && value <= 86_400) {
+      throw ValidationError("\(name) must be more than 0 and at most 86400 seconds, not \(value)")
+    }
+    if let workers, !(1...1024).contains(workers) {
+      throw ValidationError("--workers must be between 1 and 1024, not \(workers)")
+    }
+    if !(16...1_048_576).contains(maxDecodedMb) {
+      throw ValidationError("--max-decoded-mb must be between 16 and 1048576, not \(maxDecodedMb)")
     }
   }
 
@@ -133,6 +176,11 @@ public struct SnapdiffServe: ParsableCommand {
       decoder: diffOptions.decoder,
       version: SnapdiffVersion.current)
     configuration.config = resolved.config
+    configuration.maxConnections = maxConnections
+    configuration.headerTimeout = .milliseconds(Int64(headerTimeout * 1000))
+    configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+    configuration.workers = workers ?? ServerConfiguration.defaultWorkers
+    configuration.maxDecodedBytes = maxDecodedMb << 20
     try configuration.validate()
     let announced = configuration
     configuration.onServerRunning = { port in Self.announce(announced, port: port) }
@@ -157,6 +205,10 @@ public struct SnapdiffServe: ParsableCommand {
     var lines = ["snapdiff serve: listening on http://\(host):\(port)/ (API: /api/v1)"]
     lines.append("  baselines: \(configuration.store.root)")
     lines.append("  runs:      \(configuration.runsDirectory)")
+    let connections = ServerConfiguration.connectionCap(configuration.maxConnections)
+    lines.append(
+      "  limits:    \(connections) connections\(connections < configuration.maxConnections ? " (ulimit -n allows no more)" : ""),"
+        + " \(configuration.workers) workers, \(configuration.maxDecodedBytes >> 20) MiB of decoded images")
     if configuration.token == nil {
       lines.append("  no token: listening on loopback only; writes from this machine only")
     } else {

@@ -21,12 +21,15 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
     return service
   }
   let maxUploadBytes = configuration.maxUploadBytes
+  let registry = ConnectionRegistry(limit: ConnectionRegistry.fitting(configuration.maxConnections))
   return Application(
     router: buildRouter(service),
-    // HTTP/1 with one handler more: `100 Continue` for clients that wait for it (curl over 1 MiB).
-    server: .http1(
+    // HTTP/1 with `100 Continue` for clients that wait for it (curl over 1 MiB), and the
+    // connection guard: header and idle timeouts, the connection cap.
+    server: .guardedHTTP1(
       configuration: HTTP1Channel.Configuration(
-        additionalChannelHandlers: [ExpectContinueHandler(maxBodyBytes: maxUploadBytes)])),
+        additionalChannelHandlers: [ExpectContinueHandler(maxBodyBytes: maxUploadBytes)]),
+      registry: registry, headerTimeout: configuration.headerTimeout, idleTimeout: configuration.idleTimeout),
     configuration: ApplicationConfiguration(
       address: .hostname(configuration.host, port: configuration.port),
       serverName: "snapdiff/\(configuration.version)"),
@@ -40,9 +43,7 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
 @available(macOS 14, iOS 17, tvOS 17, *)
 func buildRouter(_ service: RunService) -> Router<ServerRequestContext> {
   let router = Router(context: ServerRequestContext.self)
-  router.add(
-    middleware: ErrorMiddleware(
-      dataDirectory: service.configuration.dataDirectory, baselines: service.configuration.store.root))
+  router.add(middleware: ErrorMiddleware(shown: service.shownPaths))
   router.add(
     middleware: AccessMiddleware(token: service.configuration.token, privateReads: service.configuration.privateReads))
   let api = router.group("api/v1")

@@ -1,5 +1,11 @@
 import SnapdiffCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Everything `snapdiff serve` needs to start: where it listens, the baseline store and the data
 /// folder it shares with the CLI, who may write, and the limits.
 ///
@@ -34,6 +40,25 @@ public struct ServerConfiguration: Sendable {
   public var config: ProjectConfig = ProjectConfig()
   /// The PNG decoder (its megapixel limit).
   public var decoder: PNGDecoder
+  /// The longest a client may take to send a request's head, from its first byte; then the
+  /// connection is answered 408 and closed.
+  public var headerTimeout: Duration = .seconds(10)
+  /// The longest a connection may stay silent: between requests (keep-alive), and while a body
+  /// is being sent (a body shorter than its `Content-Length` ends here). Not while the server
+  /// answers.
+  public var idleTimeout: Duration = .seconds(60)
+  /// The most connections open at once (lowered to fit the open-file limit). At the cap, a new
+  /// connection closes the one that has waited longest without a request in progress (idle, or
+  /// still sending its head); when every connection has one, the new one gets 503.
+  public var maxConnections: Int = 512
+  /// The threads that decode, compare, render and parse (the heavy work), apart from the event
+  /// loops and Swift's own threads, so that the server keeps answering while they are busy.
+  public var workers: Int = ServerConfiguration.defaultWorkers
+  /// The most bytes of decoded images that requests in flight may hold at once (each frame counts
+  /// three times its width × height × 4: the frame, its baseline and the diff image). A request
+  /// that needs more than is free waits its turn; one that needs more than the whole budget is
+  /// refused (422).
+  public var maxDecodedBytes: Int = 1 << 30
   /// The version `GET /api/v1/version` reports.
   public var version: String
   /// Called once the server listens, with the port it listens on.
@@ -64,6 +89,12 @@ public struct ServerConfiguration: Sendable {
   /// The run index: `<data>/serve.sqlite`.
   public var databasePath: String { dataDirectory + "/serve.sqlite" }
 
+  /// The connection cap `snapdiff serve` applies for `wanted`: lowered to fit `ulimit -n`.
+  public static func connectionCap(_ wanted: Int) -> Int { ConnectionRegistry.fitting(wanted) }
+
+  /// One worker per core.
+  public static let defaultWorkers = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+
   /// Where uploads are streamed while they arrive: `<data>/uploads`.
   var uploadsDirectory: String { dataDirectory + "/uploads" }
 
@@ -77,6 +108,12 @@ public struct ServerConfiguration: Sendable {
     }
     if maxUploadBytes < 1 {
       throw ServerConfigurationError("the upload limit must be at least 1 byte")
+    }
+    if headerTimeout <= .zero || idleTimeout <= .zero {
+      throw ServerConfigurationError("the header and idle timeouts must be longer than 0 seconds")
+    }
+    if maxConnections < 1 || workers < 1 || maxDecodedBytes < 1 {
+      throw ServerConfigurationError("the connection cap, the workers and the decode budget must be at least 1")
     }
     if let token, token.isEmpty || token.contains(where: { $0.isWhitespace }) {
       throw ServerConfigurationError("the token must be non-empty and contain no spaces")

@@ -13,8 +13,9 @@ public struct ServerRequestContext: RequestContext {
   public var coreContext: CoreRequestContextStorage
   /// The client connected over loopback or a Unix socket, or (in router tests) over no socket.
   public let clientIsLocal: Bool
-  /// The largest JSON body `request.decode` accepts.
-  public var maxUploadSize: Int { 1 << 20 }
+  /// The largest JSON body Hummingbird's own decoding accepts (the routes read theirs with
+  /// `JSONBody`, under `UploadLimits.json`).
+  public var maxUploadSize: Int { UploadLimits.json }
   /// JSON with sorted keys and plain slashes, so that responses are stable and readable.
   public var responseEncoder: JSONEncoder {
     let encoder = JSONEncoder()

@@ -61,7 +61,7 @@ struct ErrorTests {
         let json = try await client.execute(
           uri: "/api/v1/runs", method: .post, headers: jsonHeaders, body: jsonBody("{\"name\": \"\(name)\"}"))
         #expect(json.status == .contentTooLarge)
-        #expect(json.errorMessage == "the JSON body is larger than the limit of 1 MiB")
+        #expect(json.errorMessage == "the JSON body is larger than its limit of 1 MiB")
         // At the limit it is taken.
         let small = ServerFixture.png(ServerFixture.screen())
         #expect(small.count < png.count)

@@ -61,6 +61,8 @@ extra_sources() {
     fuzz-diff) echo Tests/SnapdiffCoreTests/Support/DiffFuzzInput.swift ;;
     fuzz-request)
       echo Sources/SnapdiffServer/Uploads/MultipartForm.swift \
+        Sources/SnapdiffServer/Uploads/MultipartForm+Reader.swift \
+        Sources/SnapdiffServer/Errors/ShownPaths.swift \
         Sources/SnapdiffServer/Uploads/UploadFile.swift \
         Sources/SnapdiffServer/DTOs/RequestDTOs.swift \
         Sources/SnapdiffServer/DTOs/SnapshotVerdict.swift

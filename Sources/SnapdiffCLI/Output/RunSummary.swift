@@ -8,7 +8,9 @@ enum RunSummary {
     let counts = record.counts
     let order: [SnapshotStatus] = [.failed, .new, .missing, .rejected, .skipped, .approved, .passed]
     let parts = order.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }
-    var lines = ["Run \(record.id): \(parts.joined(separator: ", ")) (\(record.snapshots.count) snapshot\(record.snapshots.count == 1 ? "" : "s"))"]
+    // An empty run says so, in the word the service uses for it (`RunVerdict.empty`).
+    let found = RunVerdict(record) == .empty ? "\(RunVerdict.empty.rawValue): no snapshots yet" : parts.joined(separator: ", ")
+    var lines = ["Run \(record.id): \(found) (\(record.snapshots.count) snapshot\(record.snapshots.count == 1 ? "" : "s"))"]
     let attention = record.snapshots.filter { $0.status != .passed && $0.status != .approved }
       .sorted { ($0.status, $0.key) < ($1.status, $1.key) }
     for snapshot in attention {

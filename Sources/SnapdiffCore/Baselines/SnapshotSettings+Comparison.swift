@@ -35,7 +35,7 @@ extension SnapshotSettings {
   /// - Throws: `ConfigurationError` naming the file when it is not valid.
   public static func load(_ path: String) throws -> SnapshotSettings? {
     guard FileSystem.isFile(path) else { return nil }
-    let bytes = try FileIO.read(path, limit: 1 << 20)
+    let bytes = try FileIO.read(path, limit: maximumBytes)
     let settings: SnapshotSettings
     do {
       settings = try JSONDecoder().decode(SnapshotSettings.self, from: Data(bytes))

@@ -6,11 +6,19 @@
 
 /// Short, readable descriptions of `DecodingError`s: what is wrong, and where in the document.
 public enum JSONProblem {
-  public static func describe(_ error: any Error) -> String {
+  /// The problem, named from `document` (`the settings part of 'login'`): `… is missing "name"`
+  /// at the top level, `…: $.ignoreRegions[0].x should be a number` further in.
+  public static func describe(_ error: any Error, in document: String) -> String {
+    let problem = describe(error, document: document)
+    return problem.hasPrefix(document) ? problem : "\(document): \(problem)"
+  }
+
+  /// - Parameter document: what the top level is called.
+  public static func describe(_ error: any Error, document: String = "the document") -> String {
     guard let error = error as? DecodingError else { return String(describing: error) }
     func path(_ context: DecodingError.Context) -> String {
       let parts = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
-      return parts.isEmpty ? "the document" : "$" + parts.joined()
+      return parts.isEmpty ? document : "$" + parts.joined()
     }
     switch error {
     case .typeMismatch(let type, let context):

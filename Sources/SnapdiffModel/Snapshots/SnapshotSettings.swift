@@ -28,6 +28,29 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
   /// For the layout level: moves and size changes up to this many points are not changes.
   public var layoutTolerance: Double?
 
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case threshold, includeAA, maxDiffPixels, maxDiffRatio, ignoreRegions, ignoreElements, matchLevel, deltaE
+    case layoutTolerance
+  }
+
+  /// Decodes settings, refusing a field that is not one of them.
+  public init(from decoder: any Decoder) throws {
+    try decoder.refuseUnknownFields(CodingKeys.self)
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    threshold = try container.decodeIfPresent(Double.self, forKey: .threshold)
+    includeAA = try container.decodeIfPresent(Bool.self, forKey: .includeAA)
+    maxDiffPixels = try container.decodeIfPresent(Int.self, forKey: .maxDiffPixels)
+    maxDiffRatio = try container.decodeIfPresent(Double.self, forKey: .maxDiffRatio)
+    ignoreRegions = try container.decodeIfPresent([Region].self, forKey: .ignoreRegions)
+    ignoreElements = try container.decodeIfPresent([String].self, forKey: .ignoreElements)
+    matchLevel = try container.decodeIfPresent(MatchLevel.self, forKey: .matchLevel)
+    deltaE = try container.decodeIfPresent(Double.self, forKey: .deltaE)
+    layoutTolerance = try container.decodeIfPresent(Double.self, forKey: .layoutTolerance)
+  }
+
+  /// The most bytes a settings file (or the service's `settings` part) may hold.
+  public static let maximumBytes = 1 << 20
+
   public init(
     threshold: Double? = nil, includeAA: Bool? = nil, maxDiffPixels: Int? = nil,
     maxDiffRatio: Double? = nil, ignoreRegions: [Region]? = nil, ignoreElements: [String]? = nil,
@@ -50,6 +73,17 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
     public var y: Int
     public var width: Int
     public var height: Int
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case x, y, width, height }
+
+    public init(from decoder: any Decoder) throws {
+      try decoder.refuseUnknownFields(CodingKeys.self)
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      x = try container.decode(Int.self, forKey: .x)
+      y = try container.decode(Int.self, forKey: .y)
+      width = try container.decode(Int.self, forKey: .width)
+      height = try container.decode(Int.self, forKey: .height)
+    }
 
     public init(_ rect: PixelRect) {
       x = rect.x

@@ -15,7 +15,7 @@ struct RunsController {
     group.post("runs/:run/reject", use: reject)
   }
 
-  /// `GET /api/v1/runs?limit=&offset=&branch=&name=&verdict=passed|failed&open=true|false`
+  /// `GET /api/v1/runs?limit=&offset=&branch=&name=&verdict=passed|failed|empty&open=true|false`
   @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> RunList {
     let parameters = request.uri.queryParameters
     var query = RunQuery()
@@ -33,7 +33,7 @@ struct RunsController {
     query.name = parameters.get("name")
     if let verdict = parameters.get("verdict") {
       guard let value = RunVerdict(rawValue: verdict) else {
-        throw APIError.badRequest("'verdict' must be passed or failed")
+        throw APIError.badRequest("'verdict' must be passed, failed or empty")
       }
       query.verdict = value
     }
@@ -47,7 +47,7 @@ struct RunsController {
 
   /// `POST /api/v1/runs` `{"name", "branch"?, "environment"?, "recordMode"?}` → 201
   @Sendable func open(_ request: Request, context: ServerRequestContext) async throws -> EditedResponse<RunSummary> {
-    let body = try await request.decode(as: OpenRunRequest.self, context: context)
+    let body = try await JSONBody.decode(OpenRunRequest.self, from: request)
     let record = try await Blocking.run { [service] in try service.open(body) }
     let summary = RunSummary(record)
     return EditedResponse(status: .created, headers: [.location: summary.links.run], response: summary)
@@ -73,7 +73,7 @@ struct RunsController {
   /// `POST /api/v1/runs/{run}/approve` `{"all"|"failed"|"new": true, "sameAs": KEY, "keys": […], "dryRun"}`
   @Sendable func approve(_ request: Request, context: ServerRequestContext) async throws -> ReviewResult {
     let id = try Self.runID(context)
-    let body = try await request.decode(as: ReviewRequest.self, context: context)
+    let body = try await JSONBody.decode(ReviewRequest.self, from: request)
     return try await Blocking.run { [service] in
       try service.approve(run: id, selection: body.selection, dryRun: body.dryRun ?? false)
     }
@@ -82,7 +82,7 @@ struct RunsController {
   /// `POST /api/v1/runs/{run}/reject` with the same selectors as approve (no `dryRun`).
   @Sendable func reject(_ request: Request, context: ServerRequestContext) async throws -> ReviewResult {
     let id = try Self.runID(context)
-    let body = try await request.decode(as: ReviewRequest.self, context: context)
+    let body = try await JSONBody.decode(ReviewRequest.self, from: request)
     return try await Blocking.run { [service] in try service.reject(run: id, selection: body.selection) }
   }
 

@@ -29,38 +29,46 @@ struct SnapshotsController {
   @Sendable func put(_ request: Request, context: ServerRequestContext) async throws -> SnapshotVerdict {
     let id = try RunsController.runID(context)
     let key = try Self.key(try Self.tail(context))
-    // Refuse a closed or unknown run before receiving a large body.
+    // Refuse a closed or unknown run before receiving a large body (and a content type that
+    // is not taken, below, before reading any of it).
     let (_, record) = try await Blocking.run { [service] in try service.record(id) }
     guard record.closedAt == nil else {
       throw APIError.conflict("run \(id) is closed: open a new run (POST /api/v1/runs)")
     }
     let contentType = request.headers[.contentType] ?? "image/png"
     let mediaType = contentType.split(separator: ";").first.map { $0.trimmingSpaces.lowercased() } ?? ""
-    let kind: BodyKind
+    let limit = service.configuration.maxUploadBytes
+    let uploads = service.configuration.uploadsDirectory
+    // Each body is read under its own limit, and parsed on a worker: a tree's JSON or a
+    // multipart body costs the cooperative threads nothing.
+    let frame: IncomingFrame
     switch mediaType {
-    case "image/png", "application/octet-stream", "": kind = .png
+    case "image/png", "application/octet-stream", "":
+      let body = try await Upload.receive(
+        request, limit: limit, what: "the request body", option: "--max-upload-mb", into: uploads)
+      guard !body.isEmpty else { throw APIError.badRequest("the body is empty: send the frame") }
+      frame = IncomingFrame(png: body)
+    case "application/json":
+      let body = try await Upload.receive(request, limit: UploadLimits.tree, what: "the element tree", into: uploads)
+      guard !body.isEmpty else { throw APIError.badRequest("the body is empty: send the frame") }
+      frame = IncomingFrame(tree: try await service.work.run { try Self.tree(body, key: key) })
     case "multipart/form-data":
-      _ = try Self.multipart { try MultipartForm.boundary(in: contentType) }
-      kind = .multipart
-    case "application/json": kind = .tree
+      let form = try await Upload.receiveMultipart(request, contentType: contentType, limit: limit) { name in
+        UploadLimits.part(name, maxUploadBytes: limit)
+      }
+      frame = try await service.work.run { try Self.frame(from: form, key: key) }
     default:
       throw APIError.unsupportedMediaType(
         "send the frame as image/png, an element tree as application/json, or multipart/form-data"
           + " (frame, tree, settings), not \(mediaType)")
     }
-    let limit = service.configuration.maxUploadBytes
-    let body = try await Upload.receive(request, limit: limit, into: service.configuration.uploadsDirectory)
-    guard !body.isEmpty else { throw APIError.badRequest("the body is empty: send the frame") }
-    let frame: IncomingFrame
-    switch kind {
-    case .png: frame = IncomingFrame(png: body)
-    case .tree: frame = IncomingFrame(tree: try Self.tree(body, key: key))
-    case .multipart: frame = try Self.frame(fromMultipart: body, contentType: contentType, key: key)
+    // Decoded images are reserved before they exist: a flood of large frames waits for room
+    // instead of taking the memory.
+    let cost = try await service.work.run { [service] in try service.decodeCost(of: frame, key: key) }
+    let snapshot = try await service.decodeBudget.withReservation(cost, what: "the frame of '\(key)'") {
+      try await service.work.run { [service] in try service.submit(run: id, key: key, frame: frame) }
     }
-    let snapshot = try await Blocking.comparisons.run { [service] in
-      try service.submit(run: id, key: key, frame: frame)
-    }
-    return SnapshotVerdict(snapshot, run: id)
+    return SnapshotVerdict(snapshot, run: id, shown: service.shownPaths)
   }
 
   /// `GET …/snapshots/{key}` (the verdict) or `…/{key}/baseline.png|current.png|diff.png`.
@@ -81,7 +89,7 @@ struct SnapshotsController {
     guard let snapshot = record.snapshots.first(where: { $0.key == key.rawValue }) else {
       throw APIError.notFound("no snapshot '\(key)' in run \(id)")
     }
-    return try SnapshotVerdict(snapshot, run: id).response(from: request, context: context)
+    return try SnapshotVerdict(snapshot, run: id, shown: service.shownPaths).response(from: request, context: context)
   }
 
   /// `POST …/snapshots/{key}/approve` or `…/{key}/reject` (a review), or `…/{key}/skip` with
@@ -94,9 +102,9 @@ struct SnapshotsController {
     }
     let key = try Self.key(rawKey)
     if action == "skip" {
-      let body = try await request.decode(as: SkipRequest.self, context: context)
+      let body = try await JSONBody.decode(SkipRequest.self, from: request)
       let snapshot = try await Blocking.run { [service] in try service.skip(run: id, key: key, reason: body.reason) }
-      return try SnapshotVerdict(snapshot, run: id).response(from: request, context: context)
+      return try SnapshotVerdict(snapshot, run: id, shown: service.shownPaths).response(from: request, context: context)
     }
     return try await review(action: action, key: key, run: id).response(from: request, context: context)
   }
@@ -109,8 +117,6 @@ struct SnapshotsController {
         : try service.reject(run: id, selection: selection)
     }
   }
-
-  private enum BodyKind { case png, tree, multipart }
 
   /// The raw (percent-encoded) path after `snapshots/`.
   static func tail(_ context: ServerRequestContext) throws -> Substring {
@@ -141,9 +147,9 @@ struct SnapshotsController {
   }
 
   /// An element tree sent as JSON.
-  static func tree(_ bytes: [UInt8], key: SnapshotKey) throws -> ElementTree {
+  static func tree(_ bytes: [UInt8], key: SnapshotKey, part: String? = nil) throws -> ElementTree {
     do {
-      return try ElementTree.decode(bytes, path: "the tree of '\(key)'")
+      return try ElementTree.decode(bytes, path: part.map { "\($0) of '\(key)'" } ?? "the tree of '\(key)'")
     } catch {
       throw APIError.unprocessable(String(describing: error))
     }
@@ -155,22 +161,26 @@ struct SnapshotsController {
     do {
       settings = try JSONDecoder().decode(SnapshotSettings.self, from: Data(bytes))
     } catch {
-      throw APIError.unprocessable("the settings of '\(key)' are not valid: \(JSONProblem.describe(error))")
+      throw APIError.unprocessable(JSONProblem.describe(error, in: "the settings part of '\(key)'"))
     }
     if let problem = settings.applied(to: DiffOptions()).problem {
-      throw APIError.unprocessable("the settings of '\(key)': \(problem)")
+      throw APIError.unprocessable("the settings part of '\(key)': \(problem)")
     }
     do {
       _ = try settings.applied(to: FrameComparison())
     } catch {
-      throw APIError.unprocessable("the settings of '\(key)': \(error)")
+      throw APIError.unprocessable("the settings part of '\(key)': \(error)")
     }
     return settings
   }
 
   /// The parts `frame` (PNG), `tree` (element tree JSON) and `settings` (JSON), each at most once.
   static func frame(fromMultipart body: [UInt8], contentType: String, key: SnapshotKey) throws -> IncomingFrame {
-    let form = try multipart { try MultipartForm(body: body, contentType: contentType) }
+    try frame(from: try multipart { try MultipartForm(body: body, contentType: contentType) }, key: key)
+  }
+
+  /// The frame a parsed form holds: its parts checked and decoded.
+  static func frame(from form: MultipartForm, key: SnapshotKey) throws -> IncomingFrame {
     var frame = IncomingFrame()
     var seen = Set<String>()
     for part in form.parts {
@@ -179,7 +189,7 @@ struct SnapshotsController {
       }
       switch part.name {
       case "frame": frame.png = part.body
-      case "tree": frame.tree = try tree(part.body, key: key)
+      case "tree": frame.tree = try tree(part.body, key: key, part: "the tree part")
       case "settings": frame.settings = try settings(part.body, key: key)
       default:
         throw APIError.badRequest("unknown part '\(part.name)': send frame (PNG), tree and settings (JSON)")
@@ -191,12 +201,8 @@ struct SnapshotsController {
     return frame
   }
 
-  /// `body`, its multipart errors as 400s.
+  /// `body`, its multipart errors as API errors.
   static func multipart<T>(_ body: () throws -> T) throws -> T {
-    do {
-      return try body()
-    } catch let error as MultipartError {
-      throw APIError.badRequest(error.description)
-    }
+    try Upload.multipart(body)
   }
 }

@@ -1,6 +1,6 @@
 import SnapdiffCore
 
-// The JSON request bodies, apart from the response DTOs (RunDTOs.swift) so that they compile
+// The JSON request bodies (a field they do not have is refused: a misspelt one is not ignored), apart from the response DTOs (RunDTOs.swift) so that they compile
 // without GRDB and Hummingbird: scripts/fuzz/harness/fuzz-request.swift decodes them.
 
 /// `POST /api/v1/runs`: `{"name": "nightly", "branch": "main", "environment": "iPhone15"}`.
@@ -11,6 +11,17 @@ struct OpenRunRequest: Decodable, Sendable {
   var environment: String?
   /// `missing`, `all`, `failed` or `never`; default: the server's (`never`).
   var recordMode: RecordMode?
+
+  enum CodingKeys: String, CodingKey, CaseIterable { case name, branch, environment, recordMode }
+
+  init(from decoder: any Decoder) throws {
+    try decoder.refuseUnknownFields(CodingKeys.self)
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    name = try container.decode(String.self, forKey: .name)
+    branch = try container.decodeIfPresent(String.self, forKey: .branch)
+    environment = try container.decodeIfPresent(String.self, forKey: .environment)
+    recordMode = try container.decodeIfPresent(RecordMode.self, forKey: .recordMode)
+  }
 }
 
 /// `POST /api/v1/runs/{run}/approve`: `{"all": true}`, `{"failed": true}`, `{"new": true}`,
@@ -26,6 +37,20 @@ struct ReviewRequest: Decodable, Sendable {
   var includeRejected: Bool?
   var dryRun: Bool?
 
+  enum CodingKeys: String, CodingKey, CaseIterable { case all, failed, new, sameAs, keys, includeRejected, dryRun }
+
+  init(from decoder: any Decoder) throws {
+    try decoder.refuseUnknownFields(CodingKeys.self)
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    all = try container.decodeIfPresent(Bool.self, forKey: .all)
+    failed = try container.decodeIfPresent(Bool.self, forKey: .failed)
+    new = try container.decodeIfPresent(Bool.self, forKey: .new)
+    sameAs = try container.decodeIfPresent(String.self, forKey: .sameAs)
+    keys = try container.decodeIfPresent([String].self, forKey: .keys)
+    includeRejected = try container.decodeIfPresent(Bool.self, forKey: .includeRejected)
+    dryRun = try container.decodeIfPresent(Bool.self, forKey: .dryRun)
+  }
+
   var selection: Review.Selection {
     Review.Selection(
       patterns: keys ?? [], failed: failed ?? false, new: new ?? false, all: all ?? false, sameAs: sameAs,
@@ -36,4 +61,11 @@ struct ReviewRequest: Decodable, Sendable {
 /// `POST /api/v1/runs/{run}/snapshots/{key}/skip`: `{"reason": "page 'home' is not allowed"}`.
 struct SkipRequest: Decodable, Sendable {
   var reason: String
+
+  enum CodingKeys: String, CodingKey, CaseIterable { case reason }
+
+  init(from decoder: any Decoder) throws {
+    try decoder.refuseUnknownFields(CodingKeys.self)
+    reason = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .reason)
+  }
 }

@@ -18,7 +18,8 @@ struct RunSummary: Encodable, Sendable {
   /// Snapshots by status (statuses with none left out).
   var counts: [String: Int]
   var errors: Int
-  /// `passed` or `failed`, from the snapshots as they stand now (approvals count).
+  /// `passed`, `failed`, or `empty` (no snapshots yet), from the snapshots as they stand now
+  /// (approvals count).
   var verdict: RunVerdict
   var passed: Bool
   /// Snapshots a reviewer can act on: failed, new, missing, rejected.

@@ -29,7 +29,9 @@ struct SnapshotVerdict: Encodable, Sendable {
   var currentURL: String?
   var diffURL: String?
 
-  init(_ record: SnapshotRecord, run: String) {
+  /// - Parameter shown: how the server's folders are named in the `error` (the fuzz harness,
+  ///   which has no server, passes none).
+  init(_ record: SnapshotRecord, run: String, shown: ShownPaths? = nil) {
     key = record.key
     status = record.status
     passed = [.passed, .approved, .skipped].contains(record.status) && record.error == nil
@@ -49,7 +51,7 @@ struct SnapshotVerdict: Encodable, Sendable {
     colorConversion = record.colorConversion
     layout = record.layout
     unmatchedSelectors = record.unmatchedSelectors
-    error = record.error
+    error = record.error.map { shown?.hide($0) ?? $0 }
     skipReason = record.skipReason
     let base = APIPaths.snapshot(run: run, key: record.key)
     baselineURL = record.baseline.map { _ in base + "/baseline.png" }

@@ -26,9 +26,10 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
   static func notFound(_ message: String) -> APIError { APIError(.notFound, message) }
   /// 409: the run's state forbids it (closed, nothing to review).
   static func conflict(_ message: String) -> APIError { APIError(.conflict, message) }
-  /// 413: the body is over the limit.
-  static func tooLarge(limit: Int) -> APIError {
-    APIError(.contentTooLarge, "the request body is larger than the limit of \(Self.bytes(limit)) (--max-upload-mb)")
+  /// 413: `what` (the request body, a part) is over its limit, which `option` sets.
+  static func tooLarge(_ what: String, limit: Int, option: String?) -> APIError {
+    APIError(
+      .contentTooLarge, "\(what) is larger than its limit of \(Self.bytes(limit))" + (option.map { " (\($0))" } ?? ""))
   }
   /// 415: a body of a kind this route does not take.
   static func unsupportedMediaType(_ message: String) -> APIError { APIError(.unsupportedMediaType, message) }
@@ -84,6 +85,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
   /// `52428800` → `50 MiB`.
   static func bytes(_ count: Int) -> String {
     if count >= 1 << 20 && count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
+    // Decoded sizes are rarely whole MiB: rounded, they still compare with the limit.
+    if count >= 16 << 20 { return "\((count + (1 << 19)) >> 20) MiB" }
     if count >= 1 << 10 && count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
     return "\(count) bytes"
   }

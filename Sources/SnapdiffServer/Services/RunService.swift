@@ -10,9 +10,18 @@ import SnapdiffCore
 final class RunService: Sendable {
   let configuration: ServerConfiguration
   let index: RunIndex
+  /// The threads for heavy work (`--workers`).
+  let work: WorkPool
+  /// The decoded bytes requests in flight may hold (`--max-decoded-mb`).
+  let decodeBudget: DecodeBudget
+  /// How the server's folders are named in what clients see.
+  let shownPaths: ShownPaths
 
   init(configuration: ServerConfiguration) throws {
     self.configuration = configuration
+    work = WorkPool.shared(threads: configuration.workers)
+    decodeBudget = DecodeBudget(capacity: configuration.maxDecodedBytes)
+    shownPaths = ShownPaths(dataDirectory: configuration.dataDirectory, baselines: configuration.store.root)
     try FileSystem.createDirectories(configuration.runsDirectory)
     index = try RunIndex(path: configuration.databasePath, runsDirectory: configuration.runsDirectory)
   }
@@ -69,14 +78,33 @@ final class RunService: Sendable {
   /// - Throws: `APIError` 404 (no run), 409 (closed), 422 (a key, PNG, tree or settings that
   ///   cannot be used).
   func submit(run id: String, key: SnapshotKey, frame: IncomingFrame) throws -> SnapshotRecord {
+    _ = try decodeCost(of: frame, key: key)
+    return try inOpenSession(id) { session in
+      try session.submit(key: key.rawValue, png: frame.png, tree: frame.tree, settings: frame.settings)
+    }
+  }
+
+  /// The decoded bytes comparing `frame` will hold, read from the PNG's header (or the tree's
+  /// screen) without decoding: three images of the frame's size (the frame, its baseline, the
+  /// diff image).
+  ///
+  /// - Throws: `APIError` 422 for a frame that is not a PNG, or whose header is bad or over
+  ///   `--max-megapixels`.
+  func decodeCost(of frame: IncomingFrame, key: SnapshotKey) throws -> Int {
+    var pixels = 0
     if let png = frame.png {
       guard png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else {
         throw APIError.unprocessable("the frame of '\(key)' is not a PNG (no PNG signature)")
       }
+      let header = try configuration.decoder.header(of: png, path: key.rawValue)
+      pixels = header.width.multipliedReportingOverflow(by: header.height).partialValue
     }
-    return try inOpenSession(id) { session in
-      try session.submit(key: key.rawValue, png: frame.png, tree: frame.tree, settings: frame.settings)
+    if let tree = frame.tree {
+      let size = tree.pixelSize
+      let (treePixels, overflow) = max(0, size.width).multipliedReportingOverflow(by: max(0, size.height))
+      pixels = max(pixels, overflow ? Int.max / 12 : treePixels)
     }
+    return min(pixels, Int.max / 12) * 12
   }
 
   /// Records that the test skipped `key` in run `id`.

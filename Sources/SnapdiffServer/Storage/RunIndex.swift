@@ -64,6 +64,10 @@ final class RunIndex: Sendable {
       }
       try db.create(index: "snapshot_on_key", on: IndexedSnapshot.databaseTableName, columns: ["key"])
     }
+    // Runs without snapshots used to read `passed`.
+    migrator.registerMigration("v2: empty runs") { db in
+      try db.execute(sql: "UPDATE run SET verdict = 'empty' WHERE snapshotCount = 0")
+    }
     return migrator
   }
 
@@ -179,26 +183,6 @@ struct RunQuery: Sendable {
   var verdict: RunVerdict?
   /// Only runs still open (`true`) or closed (`false`).
   var open: Bool?
-}
-
-/// Whether a run, as it stands now, passes.
-enum RunVerdict: String, Sendable, Codable {
-  case passed
-  case failed
-
-  /// `failed` when a snapshot failed, was rejected or could not be compared, or is new in record
-  /// mode never (as `check` decides its exit status); `passed` otherwise. Approvals count: a run
-  /// whose failures were all approved reads `passed`.
-  init(_ record: RunRecord) {
-    let failing = record.snapshots.contains { snapshot in
-      switch snapshot.status {
-      case .failed, .rejected: true
-      case .new: record.recordMode == .never && !snapshot.recorded
-      default: snapshot.error != nil
-      }
-    }
-    self = failing ? .failed : .passed
-  }
 }
 
 /// A row of the `run` table.

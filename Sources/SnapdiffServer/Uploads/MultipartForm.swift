@@ -20,47 +20,16 @@ struct MultipartForm: Sendable {
   /// The most header bytes a part may have.
   static let maximumHeaderLength = 16 << 10
 
-  /// Parses `body`.
+  /// Parses `body` (all of it at once: ``Reader`` is the same parser fed as the body arrives).
   ///
   /// - Throws: `MultipartError` for a body or content type that is not well-formed.
   init(body: [UInt8], contentType: String) throws(MultipartError) {
-    let boundary = try Self.boundary(in: contentType)
-    let delimiter = Array("--\(boundary)".utf8)
-    let crlf: [UInt8] = [13, 10]
-    // The first delimiter: at the start, or after a preamble ending in CRLF.
-    var position: Int
-    if body.starts(with: delimiter) {
-      position = delimiter.count
-    } else if let found = Self.find(crlf + delimiter, in: body, from: 0) {
-      position = found + 2 + delimiter.count
-    } else {
-      throw MultipartError("no '--\(boundary)' delimiter: the body does not match its boundary")
-    }
-    var parts: [Part] = []
-    while true {
-      // After a delimiter: `--` closes the body, CRLF opens a part (transport padding allowed).
-      while position < body.count && (body[position] == 32 || body[position] == 9) { position += 1 }
-      if body[position...].starts(with: [45, 45]) { break }
-      guard body[position...].starts(with: crlf) else {
-        throw MultipartError("a delimiter is followed by neither a line break nor '--'")
-      }
-      position += 2
-      guard let headerEnd = Self.find(crlf + crlf, in: body, from: position, within: Self.maximumHeaderLength)
-      else {
-        throw MultipartError("a part's headers do not end with an empty line (or are over 16 KiB)")
-      }
-      var part = try Self.headers(Array(body[position..<headerEnd]))
-      position = headerEnd + 4
-      guard let end = Self.find(crlf + delimiter, in: body, from: position) else {
-        throw MultipartError("part '\(part.name)' is not closed by '--\(boundary)'")
-      }
-      part.body = Array(body[position..<end])
-      parts.append(part)
-      position = end + 2 + delimiter.count
-      guard position < body.count else { throw MultipartError("the body ends after a delimiter") }
-    }
-    self.parts = parts
+    var reader = try Reader(contentType: contentType)
+    try reader.consume(body)
+    self = try reader.finish()
   }
+
+  init(parts: [Part]) { self.parts = parts }
 
   /// The boundary parameter of a `multipart/form-data` content type.
   static func boundary(in contentType: String) throws(MultipartError) -> String {
@@ -84,7 +53,7 @@ struct MultipartForm: Sendable {
   }
 
   /// A part's headers: the disposition's name and file name, and the content type.
-  private static func headers(_ bytes: [UInt8]) throws(MultipartError) -> Part {
+  static func headers(_ bytes: [UInt8]) throws(MultipartError) -> Part {
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw MultipartError("a part's headers are not UTF-8")
     }
@@ -187,9 +156,13 @@ struct MultipartForm: Sendable {
   }
 }
 
-/// A multipart body that is not well-formed.
+/// A multipart body that is not well-formed, or a part refused while it was read.
 struct MultipartError: Error, Sendable, CustomStringConvertible {
   var message: String
+  /// The part that passed its limit, and the limit.
+  var tooLarge: (part: String, limit: Int)?
+  /// A part whose name the reader was told to refuse.
+  var unknownPart: String?
   init(_ message: String) { self.message = message }
   var description: String { "malformed multipart/form-data body: \(message)" }
 }

@@ -88,11 +88,36 @@ final class SocketConnection {
     return buffered
   }
 
+  /// Whether the server has sent something (or closed) within `milliseconds`.
+  func isReadable(within milliseconds: Int32) -> Bool {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, milliseconds) > 0
+  }
+
+  /// Waits until the server closes the connection: `closed` is false when it was still open
+  /// after the socket's timeout; `received` is what it sent before.
+  func waitForClose() -> (closed: Bool, received: [UInt8]) {
+    var closed = false
+    while true {
+      do {
+        try fill("the end")
+      } catch {
+        closed = (error as? Failure)?.description.hasPrefix("the server closed") == true
+        break
+      }
+    }
+    defer { buffered = [] }
+    return (closed, buffered)
+  }
+
   private func fill(_ waitingFor: String) throws {
     var chunk = [UInt8](repeating: 0, count: 65536)
     let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
+    let failure = errno
     guard count > 0 else {
-      throw Failure(description: count == 0 ? "the server closed while waiting for \(waitingFor)" : "nothing within \(timeout) s while waiting for \(waitingFor)")
+      if count == 0 { throw Failure(description: "the server closed while waiting for \(waitingFor)") }
+      if failure == ECONNRESET { throw Failure(description: "the server closed (reset) while waiting for \(waitingFor)") }
+      throw Failure(description: "nothing within \(timeout) s while waiting for \(waitingFor)")
     }
     buffered += chunk[..<count]
   }
