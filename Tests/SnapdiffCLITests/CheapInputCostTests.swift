@@ -89,6 +89,39 @@ struct CheapInputCostTests {
     #expect(throws: PNGError.self) { try PNGDecoder().decode(short, path: "short.png") }
   }
 
+  /// A 69 KB glob cost `approve --dry-run` 16 s of CPU. Globs are now at most 1024 bytes (a
+  /// key's longest) and matched in one pass over the key, whatever the pattern.
+  @Test("a glob longer than any key is refused; the costliest valid one matches long keys at once")
+  func globs() throws {
+    try withWorkspace { workspace in
+      // Keys near the longest (1024 bytes), of one letter: every `*` has the most ways to match.
+      let component = String(repeating: "a", count: 240)
+      let keys = (0..<6).map { index in
+        [component, component, component, component].joined(separator: "/") + "/" + String(repeating: "a", count: 15 + index)
+      }
+      for key in keys { try workspace.writeFrame(key, Workspace.screen([])) }
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+
+      let long = String(repeating: "*a", count: 34_500)
+      let refused = try SnapdiffProcess.measured(["approve", "--dry-run", long], in: workspace.root)
+      #expect(refused.output.status == 2)
+      #expect(
+        refused.output.standardError.hasPrefix("snapdiff: error: the glob '*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a…' is 69000 bytes; a glob, like a key, is at most 1024"),
+        "\(refused.output.standardError.prefix(300))")
+      Self.expectCheap(refused)
+      // The worst cases for backtracking matchers, at the length limit: no match, then a match.
+      for (pattern, matches) in [
+        ("*" + String(repeating: "a", count: 1021) + "b", false), (String(repeating: "*a", count: 511) + "*b", false),
+        (String(repeating: "a*", count: 511) + "?", true),
+      ] {
+        let cost = try SnapdiffProcess.measured(["approve", "--dry-run", pattern], in: workspace.root)
+        #expect(cost.output.status == (matches ? 0 : 2), "\(cost.output.standardError.prefix(200))")
+        if matches { #expect(cost.output.standardOutput.hasPrefix("would approve 6 snapshots")) }
+        Self.expectCheap(cost)
+      }
+    }
+  }
+
   // MARK: - Helpers
 
   static func expectCheap(_ cost: SnapdiffProcess.Cost, sourceLocation: SourceLocation = #_sourceLocation) {

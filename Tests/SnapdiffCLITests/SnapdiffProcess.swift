@@ -98,17 +98,18 @@ extension SnapdiffProcess {
   /// GNU time (Debian's `time` package), which measures its child's peak memory.
   static let timeTool = "/usr/bin/time"
 
-  /// Runs `snapdiff arguments…` under GNU time and returns its wall time and peak memory.
+  /// Runs `snapdiff arguments…` (in `directory`) under GNU time and returns its wall time and peak memory.
   ///
   /// Through a tool of its own because a process spawned straight from the test process (large)
   /// reports that process's peak as its own: Linux carries the old memory's high-water mark over
   /// `exec` into `ru_maxrss`. GNU time is small, so its child's figure is the child's.
-  static func measured(_ arguments: [String]) throws -> Cost {
+  static func measured(_ arguments: [String], in directory: String? = nil) throws -> Cost {
     let report = FileManager.default.temporaryDirectory.appendingPathComponent("snapdiff-cost-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: report) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: timeTool)
     process.arguments = ["-o", report, "-f", "%e %M", executable] + arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
