@@ -84,7 +84,10 @@ let engineTargets: [Target] = [
   // zlib's `uncompress`, for the ICC profile inside an iCCP chunk (libpng's simplified API
   // does not hand it out).
   .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-  .target(name: "SnapdiffCore", dependencies: ["SnapdiffModel", "CLibPNG", "CPNGReader", "CLCMS2", "CZlib"]),
+  // LZ4 (Debian: liblz4-dev): the cache of decoded baselines holds LZ4 blocks, which come back
+  // several times faster than a PNG decodes (scripts/bench/check_cache.sh; README, Performance).
+  .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]),
+  .target(name: "SnapdiffCore", dependencies: ["SnapdiffModel", "CLibPNG", "CPNGReader", "CLCMS2", "CZlib", "CLZ4"]),
   // `snapdiff serve`: the API, the review page and the run index. Only this target and
   // `snapdiff-serve` link Hummingbird and GRDB; SnapdiffCore and `snapdiff` stay free of them.
   .target(

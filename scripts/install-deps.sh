@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the system libraries snapdiff builds against (libpng, zlib, LittleCMS, libdeflate, SQLite, pkg-config)
-# when they are missing. Debian/Ubuntu through apt-get; on macOS, `brew install libpng little-cms2 libdeflate pkg-config`.
+# Installs the system libraries snapdiff builds against (libpng, zlib, LittleCMS, libdeflate, LZ4, SQLite, pkg-config)
+# when they are missing. Debian/Ubuntu through apt-get; on macOS, `brew install libpng little-cms2 libdeflate lz4 pkg-config`.
 set -euo pipefail
 
 missing=()
@@ -12,6 +12,8 @@ if ! { pkg-config --exists lcms2 2>/dev/null || [ -f /usr/include/lcms2.h ]; }; 
 # libdeflate inflates screenshots several times faster than zlib (optional: without it the build
 # uses zlib, and `snapdiff --version` says so).
 [ -f /usr/include/libdeflate.h ] || missing+=(libdeflate-dev)
+# The cache of decoded baselines is LZ4-compressed.
+if ! { pkg-config --exists liblz4 2>/dev/null || [ -f /usr/include/lz4.h ]; }; then missing+=(liblz4-dev); fi
 # snapdiff serve keeps its run index in SQLite (GRDB links the system library).
 [ -f /usr/include/sqlite3.h ] || missing+=(libsqlite3-dev)
 

@@ -82,7 +82,25 @@ struct BadInputMatrixTests {
       // 200 megapixels declared (800 MB decoded), just under the limit, in 167 bytes.
       PNGRow(
         name: "a decompression bomb", bytes: MatrixPNG.header(width: 20_000, height: 10_000),
-        error: (.corrupt, "Not enough image data")),
+        error: (
+          .corrupt,
+          "Not enough image data: the header's 20000×10000 image is 800010000 bytes of rows, which needs at least "
+            + "775204 bytes of compressed data (deflate makes at most 1032 bytes from one); the IDAT chunks hold 110"
+        )),
+      // Issue #12: libpng's own words ("IEND: out of place", "Not enough image data") did not say what was wrong.
+      PNGRow(
+        name: "no IDAT chunk",
+        bytes: MatrixPNG.signature
+          + MatrixPNG.chunk("IHDR", MatrixPNG.ihdr(width: 8, height: 6, bitDepth: 8, colorType: 6, interlaced: false))
+          + MatrixPNG.chunk("IEND", []),
+        error: (.corrupt, "the file has no image data: IEND comes before any IDAT chunk")),
+      PNGRow(
+        name: "a missing Adler-32", bytes: MatrixPNG(MatrixPNG.reference, dropsAdler: true).build(),
+        error: (
+          .corrupt,
+          "Not enough image data: every row is there, but the zlib stream stops before its end "
+            + "(the Adler-32 checksum that closes it is missing)"
+        )),
       // Found by fuzz-png: libpng allocated and zeroed a chunk's claimed length first.
       PNGRow(
         name: "an iTXt chunk claiming 2 GB",
@@ -775,11 +793,14 @@ struct MatrixPNG {
   var includeEnd = true
   /// The first byte of the deflate stream (a stored block's header: 0x01, final).
   var zlibBlockHeader: UInt8 = 0x01
+  /// Whether the zlib stream lacks its 4-byte Adler-32 trailer.
+  var dropsAdler = false
 
   init(
     _ image: RGBAImage, colorType: UInt8 = 6, bitDepth: UInt8 = 8, interlaced: Bool = false,
-    includeEnd: Bool = true, zlibBlockHeader: UInt8 = 0x01
+    includeEnd: Bool = true, zlibBlockHeader: UInt8 = 0x01, dropsAdler: Bool = false
   ) {
+    self.dropsAdler = dropsAdler
     self.image = image
     self.colorType = colorType
     self.bitDepth = bitDepth
@@ -836,6 +857,7 @@ struct MatrixPNG {
     }
     var stream = Self.zlibStored(scanlines)
     stream[2] = zlibBlockHeader
+    if dropsAdler { stream.removeLast(4) }
     file += Self.chunk("IDAT", stream)
     if includeEnd { file += Self.chunk("IEND", []) }
     return file

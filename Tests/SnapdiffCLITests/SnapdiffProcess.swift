@@ -85,3 +85,47 @@ extension SnapdiffProcess.Output {
     try JSONSerialization.jsonObject(with: Data(standardOutput.utf8)) as! [String: Any]
   }
 }
+
+extension SnapdiffProcess {
+  /// What one run of `snapdiff` cost.
+  struct Cost {
+    var output: Output
+    var seconds: Double
+    /// The child's own peak resident memory.
+    var peakBytes: Int
+  }
+
+  /// GNU time (Debian's `time` package), which measures its child's peak memory.
+  static let timeTool = "/usr/bin/time"
+
+  /// Runs `snapdiff arguments…` (in `directory`) under GNU time and returns its wall time and peak memory.
+  ///
+  /// Through a tool of its own because a process spawned straight from the test process (large)
+  /// reports that process's peak as its own: Linux carries the old memory's high-water mark over
+  /// `exec` into `ru_maxrss`. GNU time is small, so its child's figure is the child's.
+  static func measured(_ arguments: [String], in directory: String? = nil) throws -> Cost {
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("snapdiff-cost-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: report) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: timeTool)
+    process.arguments = ["-o", report, "-f", "%e %M", executable] + arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    // The last line: "SECONDS KILOBYTES" (before it, a note when the child failed).
+    let line = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").last ?? ""
+    let fields = line.split(separator: " ")
+    return Cost(
+      output: Output(
+        status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+        standardError: String(decoding: errData, as: UTF8.self)),
+      seconds: fields.first.flatMap { Double($0) } ?? .infinity,
+      peakBytes: (fields.dropFirst().first.flatMap { Int($0) } ?? Int.max / 2048) * 1024)
+  }
+}

@@ -121,8 +121,15 @@ struct BaselineCacheTests {
       #expect(try cache.image(of: png, path: "a.png", decoder: PNGDecoder()) == image)
       let entries = try FileManager.default.contentsOfDirectory(atPath: folder + "/cache")
       #expect(entries.count == 1 && entries[0].hasSuffix(".rgba"))
-      // Read back from the cache (a decoder that refuses everything proves no decode happened).
-      #expect(try cache.image(of: png, path: "a.png", decoder: PNGDecoder(maxPixels: 1)) == image)
+      // Read back from the cache: a hit marks the entry used (its time), a miss rewrites it.
+      let entry = folder + "/cache/" + entries[0]
+      let written = try FileManager.default.contentsOfDirectory(atPath: folder + "/cache")
+      var old = [timespec(tv_sec: 1000, tv_nsec: 0), timespec(tv_sec: 1000, tv_nsec: 0)]
+      utimensat(AT_FDCWD, entry, &old, 0)
+      #expect(try cache.image(of: png, path: "a.png", decoder: PNGDecoder()) == image)
+      #expect(try FileManager.default.attributesOfItem(atPath: entry)[.modificationDate] as? Date ?? .distantPast
+        > Date(timeIntervalSince1970: 100_000))
+      #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/cache") == written)
       // Other content, another entry; a corrupt entry is a miss, not an error.
       image[x: 0, y: 0] = RGBAColor(red: 9, green: 9, blue: 9)
       let other = try PNGEncoder().encode(image)
@@ -137,6 +144,116 @@ struct BaselineCacheTests {
       tiny.trim()
       #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/cache").isEmpty)
       #expect(throws: PNGError.self) { try cache.image(of: [1, 2, 3], path: "c.png", decoder: PNGDecoder()) }
+    }
+  }
+}
+
+@Suite("baseline cache entries are not trusted")
+struct BaselineCacheValidationTests {
+  /// A cached entry and the PNG it stands for.
+  struct Fixture {
+    var cache: BaselineCache
+    var png: [UInt8]
+    var image: RGBAImage
+    var entry: String
+
+    init(folder: String, color: RGBAColor = RGBAColor(red: 1, green: 2, blue: 3)) throws {
+      cache = BaselineCache(directory: folder + "/cache")
+      image = RGBAImage(width: 7, height: 5, filledWith: color)
+      image[x: 3, y: 2] = RGBAColor(red: 200, green: 100, blue: 0)
+      png = try PNGEncoder().encode(image)
+      let before = Set((try? FileManager.default.contentsOfDirectory(atPath: folder + "/cache")) ?? [])
+      _ = try cache.image(of: png, path: "a.png", decoder: PNGDecoder())
+      let name = try FileManager.default.contentsOfDirectory(atPath: folder + "/cache").first { !before.contains($0) }!
+      entry = folder + "/cache/" + name
+    }
+
+    var bytes: [UInt8] { get throws { Array(try Data(contentsOf: URL(fileURLWithPath: entry))) } }
+
+    func write(_ bytes: [UInt8]) throws { try Data(bytes).write(to: URL(fileURLWithPath: entry)) }
+
+    /// The cache's answer is the PNG's own pixels, and the entry is whole again afterwards.
+    func expectMissAndRepair(_ planted: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws {
+      try write(planted)
+      #expect(try cache.image(of: png, path: "a.png", decoder: PNGDecoder()) == image, sourceLocation: sourceLocation)
+      #expect(try bytes != planted, "the bad entry was kept", sourceLocation: sourceLocation)
+      // The replacement is a hit.
+      #expect(try cache.image(of: png, path: "a.png", decoder: PNGDecoder()) == image, sourceLocation: sourceLocation)
+    }
+  }
+
+  /// An independent copy of the entry checksum (BaselineCache's format: two multiply-rotate
+  /// lanes over the bytes before the last 16), so a test can forge entries that pass it.
+  static func resealed(_ entry: [UInt8]) -> [UInt8] {
+    let body = Array(entry.dropLast(16))
+    var a: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(body.count)
+    var b: UInt64 = 0xC2B2_AE3D_27D4_EB4F &+ UInt64(body.count)
+    func word(_ offset: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(body[offset + $1]) << (8 * UInt64($1)) } }
+    for index in 0..<(body.count / 8) {
+      a = ((a ^ word(index * 8)) &* 0xFF51_AFD7_ED55_8CCD)
+      a = (a << 31) | (a >> 33)
+      b = ((b &+ word(index * 8)) &* 0xC4CE_B9FE_1A85_EC53)
+      b = (b << 29) | (b >> 35)
+    }
+    for index in (body.count / 8 * 8)..<body.count {
+      a = (a ^ UInt64(body[index])) &* 0x0000_0100_0000_01B3
+      b = (b &+ UInt64(body[index])) &* 0x9E37_79B9_7F4A_7C15
+    }
+    func mix(_ value: UInt64) -> UInt64 {
+      var z = value
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    return body + [mix(a), mix(b ^ a)].flatMap { value in (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+  }
+
+  static func setting(_ entry: [UInt8], field offset: Int, to value: UInt64) -> [UInt8] {
+    var copy = entry
+    for index in 0..<8 { copy[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * UInt64(index))) }
+    return copy
+  }
+
+  @Test("sizes that overflow or pass the pixel limit are misses, even with a valid checksum (width 2^62 once trapped)")
+  func sizes() throws {
+    try withTemporaryDirectory { folder in
+      let fixture = try Fixture(folder: folder)
+      let entry = try fixture.bytes
+      for (width, height): (UInt64, UInt64) in [(1 << 62, 1), (1 << 62, 1 << 62), (1 << 32, 1 << 32), (0, 5), (7, 0),
+        (UInt64.max, 5), (100_000, 100_000), (5, 7), (35, 1)]
+      {
+        let planted = Self.resealed(Self.setting(Self.setting(entry, field: 16, to: width), field: 24, to: height))
+        try fixture.expectMissAndRepair(planted)
+      }
+    }
+  }
+
+  @Test("another image's pixels written into an entry, a renamed entry, a cut or flipped one: misses, replaced")
+  func damage() throws {
+    try withTemporaryDirectory { folder in
+      let fixture = try Fixture(folder: folder)
+      let other = try Fixture(folder: folder, color: RGBAColor(red: 250, green: 2, blue: 3))
+      let entry = try fixture.bytes
+      let otherEntry = try other.bytes
+      // The other image's pixels (its LZ4 block) under this entry's header and checksum.
+      try fixture.expectMissAndRepair(Array(entry.prefix(72)) + otherEntry[72...])
+      // The other entry whole, under this entry's name: it names another PNG.
+      try fixture.expectMissAndRepair(otherEntry)
+      // ...even resealed with this PNG's length: the hash still differs.
+      try fixture.expectMissAndRepair(Self.resealed(Self.setting(otherEntry, field: 32, to: UInt64(fixture.png.count))))
+      // Cut, flipped, empty, the old raw format.
+      try fixture.expectMissAndRepair(Array(entry.dropLast(1)))
+      for offset in [0, 20, 40, 80, entry.count - 1] {
+        var flipped = entry
+        flipped[offset] ^= 0x10
+        try fixture.expectMissAndRepair(flipped)
+      }
+      try fixture.expectMissAndRepair([])
+      try fixture.expectMissAndRepair(
+        Array("SNAPDIFF-RGBA-1\n".utf8) + Self.setting(Self.setting(Self.setting([UInt8](repeating: 0, count: 24), field: 0, to: 7),
+          field: 8, to: 5), field: 16, to: UInt64(fixture.png.count)) + fixture.image.pixels)
+      // An LZ4 block that inflates to too few bytes or too many, resealed.
+      try fixture.expectMissAndRepair(Self.resealed(Array(entry.prefix(72)) + [0x10, 0xFF] + [UInt8](repeating: 0, count: 16)))
     }
   }
 }

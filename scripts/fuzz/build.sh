@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets in .build-fuzz/libfuzzer/ (or $FUZZ_OUT): SnapdiffCore's Swift
 # sources and CPNGReader's C sources instrumented for libFuzzer and AddressSanitizer, then one
 # executable per harness in scripts/fuzz/harness/ (fuzz-png, fuzz-tree, fuzz-xcui, fuzz-diff, fuzz-store,
-# fuzz-request).
+# fuzz-request, fuzz-cache).
 #
 # SwiftPM's own build of a fuzzing executable fights libFuzzer over `main`, so this compiles by
 # hand: the library once (`-parse-as-library`, its C sources with clang), then each harness
@@ -41,7 +41,7 @@ for source in Sources/CPNGReader/*.c; do
 done
 
 SWIFT_FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library
-  -I "$ROOT/Sources/CLibPNG" -I "$ROOT/Sources/CLCMS2" -I "$ROOT/Sources/CZlib"
+  -I "$ROOT/Sources/CLibPNG" -I "$ROOT/Sources/CLCMS2" -I "$ROOT/Sources/CZlib" -I "$ROOT/Sources/CLZ4"
   -I "$OUT/modules/CPNGReader" -I "$OUT/modules"
   -Xcc "-I$ROOT/Sources/CPNGReader/include" -Xcc "${PNG_CFLAGS}")
 
@@ -76,6 +76,6 @@ for harness in scripts/fuzz/harness/*.swift; do
   echo "fuzz: linking $name" >&2
   read -r -a extra <<<"$(extra_sources "$name")"
   swiftc "${SWIFT_FLAGS[@]}" -module-name "${name//-/_}" "$harness" "${extra[@]}" \
-    "$OUT/obj/SnapdiffCore.o" "${C_OBJECTS[@]}" -lpng16 -lz -llcms2 $DEFLATE_LIBS -use-ld=lld -o "$OUT/bin/$name"
+    "$OUT/obj/SnapdiffCore.o" "${C_OBJECTS[@]}" -lpng16 -lz -llcms2 -llz4 $DEFLATE_LIBS -use-ld=lld -o "$OUT/bin/$name"
 done
 echo "fuzz: built $(ls "$OUT/bin" | tr '\n' ' ')" >&2

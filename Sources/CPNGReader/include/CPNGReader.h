@@ -41,6 +41,14 @@ cpng_reader *cpng_reader_create(const uint8_t *data, size_t size);
 cpng_error_kind cpng_reader_read_header(cpng_reader *reader, cpng_header *header);
 
 /*
+ * Checks, from the chunk headers alone, that the file holds enough image data for the rows its
+ * header declares (deflate makes at most 1032 bytes from one): call it before allocating the
+ * image. A file that cannot hold its image fails here, as truncated when it ends inside the IDAT
+ * chunks, else as corrupt ("Not enough image data: ..."). cpng_reader_read_rgba calls it too.
+ */
+cpng_error_kind cpng_reader_check_image_data(cpng_reader *reader);
+
+/*
  * Decodes every row as 8-bit RGBA into `rgba` (width * height * 4 bytes, rows packed):
  * palettes and tRNS expanded, gray copied to R, G and B, opaque images given alpha 255,
  * 16-bit samples scaled to 8 bits with rounding (v * 255 / 65535), interlacing resolved,

@@ -5,7 +5,8 @@ import CPNGReader
 /// The values are the raw samples, the ones pixelmatch (pngjs), Pillow and a browser's canvas
 /// read: palettes and `tRNS` expanded, gray copied to red, green and blue, opaque images given
 /// alpha 255, 16-bit samples scaled to 8 bits with rounding (`v * 255 / 65535`, so 16-bit sRGB
-/// stays sRGB), interlacing resolved, and a `gAMA` chunk *not* applied. The colour-space chunks
+/// stays sRGB; pngjs rounds too, Pillow truncates to the high byte), interlacing resolved, and a
+/// `gAMA` chunk *not* applied. The colour-space chunks
 /// (`iCCP`, `sRGB`, `gAMA`, `cHRM`) are kept as the image's `colorSpace` when they describe
 /// something other than sRGB, for comparisons to convert with.
 ///
@@ -53,6 +54,8 @@ public struct PNGDecoder: Sendable {
       if !usesFastPath { cpng_reader_set_fast_path(reader.handle, 0) }
       let header = try reader.header()
       try check(header, path: path)
+      // A header can claim far more rows than the file holds: prove the data is there first.
+      try reader.checkImageData()
       let byteCount = header.width * header.height * 4
       var failure: PNGError?
       let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
@@ -139,6 +142,12 @@ private struct Reader {
       colorType: PNGHeader.ColorType(rawValue: Int(raw.color_type)) ?? .rgba,
       isInterlaced: raw.interlaced != 0, hasTransparencyChunk: raw.has_trns != 0,
       hasGammaChunk: raw.has_gama != 0)
+  }
+
+  /// Checks from the chunk headers that the file can hold the rows its header declares.
+  func checkImageData() throws(PNGError) {
+    let status = cpng_reader_check_image_data(handle)
+    guard status == CPNG_OK else { throw error(status) }
   }
 
   /// Decodes the pixels into `buffer`; the error, or `nil` on success.

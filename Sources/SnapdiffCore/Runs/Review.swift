@@ -55,7 +55,8 @@ public struct Review: Sendable {
 
   /// The snapshots of `record` that `selection` picks, in key order.
   ///
-  /// - Throws: `RunError` when a pattern or `sameAs` matches nothing a reviewer can act on.
+  /// - Throws: `RunError` when a pattern or `sameAs` matches nothing a reviewer can act on;
+  ///   `GlobError` for a pattern longer than any key.
   public static func select(_ selection: Selection, in record: RunRecord) throws -> [SnapshotRecord] {
     // Keys by their bytes: a `Set<String>` would merge NFC and NFD spellings of one name.
     var chosen = Set<[UInt8]>()
@@ -73,9 +74,11 @@ public struct Review: Sendable {
       // A key in the run selects itself alone, even when it holds `*` or `?`; anything else is
       // a glob. Keys compare by their bytes (NFC and NFD spellings are two keys).
       let exact = record.snapshots.filter { $0.key.utf8.elementsEqual(pattern.utf8) }
-      let matches =
-        exact.isEmpty
-        ? record.snapshots.filter { (try? SnapshotKey($0.key))?.matches(glob: pattern) ?? false } : exact
+      var matches = exact
+      if exact.isEmpty {
+        let glob = try Glob(pattern)
+        matches = record.snapshots.filter { (try? SnapshotKey($0.key)).map(glob.matches) ?? false }
+      }
       if matches.isEmpty { throw RunError("no snapshot in run \(record.id) matches '\(pattern)'") }
       // A key named exactly picks its snapshot even when it was rejected.
       let picked = exact.isEmpty ? matches.filter(actionable) : exact.filter { reviewable.contains($0.status) }

@@ -82,6 +82,10 @@ public struct RunChecker: Sendable {
     guard FileSystem.isDirectory(currentDirectory) else {
       throw FileError(path: currentDirectory, message: "is not a folder of current frames")
     }
+    let globs = try only.map { pattern throws(GlobError) in try Glob(pattern) }
+    func isSelected(_ key: SnapshotKey) -> Bool {
+      (globs.isEmpty || globs.contains { $0.matches(key) }) && (shard?.contains(key) ?? true)
+    }
     let currentFrames = try Self.frames(in: currentDirectory).filter { isSelected($0.key) }
     let currentKeys = currentFrames.map(\.key)
     try SnapshotKey.checkNoCollisions(currentKeys)
@@ -178,10 +182,6 @@ public struct RunChecker: Sendable {
   }
 
   private struct SkipNote: Decodable { var reason: String }
-
-  private func isSelected(_ key: SnapshotKey) -> Bool {
-    (only.isEmpty || only.contains { key.matches(glob: $0) }) && (shard?.contains(key) ?? true)
-  }
 
   /// Compares one snapshot; never throws: a problem becomes the snapshot's `error`.
   func check(_ key: SnapshotKey, currentPath: String?, folder: RunFolder) -> SnapshotRecord {

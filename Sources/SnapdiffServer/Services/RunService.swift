@@ -178,7 +178,9 @@ final class RunService: Sendable {
     }
     let keys = Set(record.snapshots.map(\.key))
     for key in selection.patterns where !keys.contains(key) {
-      let matches = record.snapshots.contains { (try? SnapshotKey($0.key))?.matches(glob: key) ?? false }
+      let glob: Glob
+      do { glob = try Glob(key) } catch { throw APIError.badRequest(error.description) }
+      let matches = record.snapshots.contains { (try? SnapshotKey($0.key)).map(glob.matches) ?? false }
       if !matches { throw APIError.notFound("no snapshot in run \(record.id) matches '\(key)'") }
     }
     if let key = selection.sameAs, !keys.contains(key) {
