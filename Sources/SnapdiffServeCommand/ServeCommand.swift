@@ -61,6 +61,13 @@ public struct SnapdiffServe: ParsableCommand {
       "A file holding the token writes need (default: SNAPDIFF_TOKEN).", valueName: "file"))
   var tokenFile: String?
 
+  @Option(
+    name: .customLong("public-url"),
+    help: ArgumentHelp(
+      "The address reviewers reach the server at (behind a proxy, from CI): links to review pages in API answers and output are absolute on it.",
+      valueName: "url"))
+  var publicURL: String?
+
   @Flag(name: .customLong("private"), help: "Reads need the token too.")
   var privateReads = false
 
@@ -133,6 +140,7 @@ public struct SnapdiffServe: ParsableCommand {
       decoder: diffOptions.decoder,
       version: SnapdiffVersion.current)
     configuration.config = resolved.config
+    configuration.publicURL = publicURL
     try configuration.validate()
     let announced = configuration
     configuration.onServerRunning = { port in Self.announce(announced, port: port) }
@@ -157,6 +165,9 @@ public struct SnapdiffServe: ParsableCommand {
     var lines = ["snapdiff serve: listening on http://\(host):\(port)/ (API: /api/v1)"]
     lines.append("  baselines: \(configuration.store.root)")
     lines.append("  runs:      \(configuration.runsDirectory)")
+    if let publicURL = configuration.publicURL {
+      lines.append("  public:    \(publicURL) (review pages: \(configuration.pageLink(run: "RUN")))")
+    }
     if configuration.token == nil {
       lines.append("  no token: listening on loopback only; writes from this machine only")
     } else {

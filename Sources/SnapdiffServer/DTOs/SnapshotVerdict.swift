@@ -28,8 +28,10 @@ struct SnapshotVerdict: Encodable, Sendable {
   var baselineURL: String?
   var currentURL: String?
   var diffURL: String?
+  /// The run's review page: absolute with `--public-url`, else a path on this server.
+  var pageURL: String
 
-  init(_ record: SnapshotRecord, run: String) {
+  init(_ record: SnapshotRecord, run: String, page: String) {
     key = record.key
     status = record.status
     passed = [.passed, .approved, .skipped].contains(record.status) && record.error == nil
@@ -55,6 +57,7 @@ struct SnapshotVerdict: Encodable, Sendable {
     baselineURL = record.baseline.map { _ in base + "/baseline.png" }
     currentURL = record.current.flatMap { $0.hasSuffix(".png") ? base + "/current.png" : nil }
     diffURL = record.diff.map { _ in base + "/diff.png" }
+    pageURL = page
   }
 }
 
