@@ -264,7 +264,8 @@ struct ReportTests {
       #expect(!passed.contains("<details open"))
       #expect(passed.components(separatedBy: "loading=\"lazy\"").count == 3)
       let mainStart = try #require(html.range(of: "<main>")).lowerBound
-      let main = String(html[mainStart...])
+      let mainEnd = try #require(html.range(of: "</main>")).upperBound
+      let main = String(html[mainStart..<mainEnd])
       #expect(
         main.components(separatedBy: "<img ").count
           == main.components(separatedBy: "loading=\"lazy\"").count,

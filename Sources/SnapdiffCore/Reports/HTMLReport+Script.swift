@@ -621,7 +621,7 @@ extension HTMLReport {
           var wait = function () {
             var pending = all(".layer:not(.empty) img", focus).filter(function (img) { return !img.complete; });
             if (pending.length) setTimeout(wait, 20);
-            else requestAnimationFrame(function () { resolve(); });
+            else setTimeout(resolve, 0);
           };
           wait();
         });
