@@ -453,7 +453,10 @@ extension HTMLReport {
       function settle(img) {
         var layer = img.closest(".layer");
         if (!layer || !img.getAttribute("src")) return;
-        if (img.complete && img.naturalWidth === 0) layer.classList.add("broken");
+        if (img.complete && img.naturalWidth === 0) {
+          layer.classList.add("broken");
+          if (!layer.dataset.src) layer.dataset.src = decodeURIComponent(img.getAttribute("src").split("?")[0]);
+        }
         else if (img.complete) layer.classList.remove("broken");
         if (focus && focus.contains(img) && isOpen()) measureCanvas();
       }

@@ -119,8 +119,8 @@ extension HTMLReport {
       return ""
     }
     let source = embedding.thumbnail?(snapshot, shown.kind) ?? Markup.urlPath(shown.path)
-    var html = "<button type=\"button\" class=\"thumb\" aria-label=\"View \(attribute(snapshot.key))\">"
-    html += "<figure class=\"layer\" data-src=\"\(attribute(shown.path))\">"
+    var html = "<button type=\"button\" class=\"thumb\" title=\"View (Enter)\">"
+    html += "<figure class=\"layer\">"
     html += "<img src=\"\(attribute(source))\" alt=\"\(shown.kind.rawValue): \(attribute(snapshot.key))\""
     html += " loading=\"lazy\" decoding=\"async\"></figure></button>\n"
     return html
@@ -153,8 +153,8 @@ extension HTMLReport {
     if !files.isEmpty {
       html += "<p class=\"files\">Open: "
       for (kind, path) in files {
-        html += "<a href=\"\(attribute(Markup.urlPath(path)))\" data-image=\"\(kind.rawValue)\""
-        html += " title=\"\(attribute(path))\">\(kind.rawValue)</a>"
+        html += "<a href=\"\(attribute(Markup.urlPath(path)))\" data-image=\"\(kind.rawValue)\">"
+        html += "\(kind.rawValue)</a>"
       }
       html += "</p>\n"
     }

@@ -119,6 +119,7 @@ extension HTMLReport {
       outline: 1px solid var(--line); }
     .layer.broken img { display: none; }
     .layer.broken::before { content: "could not load " attr(data-src); display: block;
+      min-width: 120px;
       padding: 24px 12px; border: 1px dashed var(--error); color: var(--error); border-radius: 6px;
       overflow-wrap: anywhere; font-size: 0.88em; }
 
