@@ -276,6 +276,23 @@ struct ReportTests {
           "<title>snapdiff run \(F.runID): 3 failed, 1 new, 1 missing, 1 rejected,"
             + " 1 approved</title>"
         ))
+      // Layout changes (frames with element trees) are listed in the card, for the viewer's
+      // side panel; only where there are some.
+      #expect(!html.contains("<ul class=\"layout\""))
+      var withLayout = record
+      let failed = try #require(withLayout.snapshots.firstIndex { $0.status == .failed })
+      withLayout.snapshots[failed].layout = [
+        try JSONDecoder().decode(
+          SnapshotRecord.LayoutChange.self,
+          from: Data(
+            (#"{"identifier": "loginButton", "elementType": "button", "change": "moved", "dx": 0, "dy": 8,"#
+              + #" "dWidth": 0, "dHeight": 0, "description": "button 'loginButton' moved 8 pt <down>"}"#).utf8))
+      ]
+      let laidOut = HTMLReport.render(withLayout)
+      #expect(
+        laidOut.contains(
+          "<ul class=\"layout\" aria-label=\"Layout changes\"><li data-change=\"moved\">button"
+            + " 'loginButton' moved 8 pt &lt;down&gt;</li></ul>"))
       // The same record gives the same bytes, also after a round trip through run.json.
       let decoded = try RunRecord.decode(record.encoded(), path: "run.json")
       #expect(HTMLReport.render(decoded) == html)
