@@ -4,11 +4,12 @@ import SnapdiffCore
 /// The review pages the service serves: the run list (`/`) and a run (`/runs/{run}`), plain HTML
 /// with inline CSS and script, no network access but the service itself.
 ///
-/// A run's page is the CLI's `index.html` (`HTMLReport.render`: groups by status, filters, the
-/// 2-up, slider, blend, toggle and diff views) with its images pointed at the API, plus a review
-/// bar: approve, reject and "approve every snapshot with this change" buttons that POST to the
-/// API, keyboard shortcuts, and, when the server has a token, a field for it (kept in the
-/// browser's `localStorage`, and in a cookie so that images load under `--private`).
+/// A run's page is the CLI's `index.html` (`HTMLReport.render`: changes grouped, cards with
+/// thumbnails, filters, the viewer) built through `HTMLReport.Embedding`, not patched: its images
+/// pointed at the API, thumbnails from `?thumb=1`, the service's bar, and the review script
+/// (approve, reject, group and same-change actions by fetch, updated in place; keys), and, when
+/// the server has a token, a field for it (kept in the browser's `localStorage`, and in a cookie
+/// so that images load under `--private`).
 @available(macOS 14, iOS 17, tvOS 17, *)
 enum ReviewPage {
   /// `/`: the runs, newest first.
