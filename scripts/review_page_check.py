@@ -1,26 +1,35 @@
 #!/usr/bin/env python3
 """Checks `snapdiff serve`'s review page in headless Chromium, driven by Selenium, as a reviewer
-would use it: the run list renders and filters, a run's page loads its images, every view mode of
-a snapshot switches (and its slider, blend and toggle controls act), the keyboard works, a review
-without the server's token is refused on the page, and clicking Approve changes the baseline on
-disk to the approved frame.
+would use it: the run list renders and filters; a run's page passes its self-test (images, every
+view mode, the boxes over changed regions, filters); status badges keep their colours; the viewer
+fits a whole 1170x2532 screen into a 1400x1000 window, keeps 2-up's zoom and pan in step, draws a
+box at each region the API reports and centres it with n, and answers every key (j/k, Enter, Esc,
+1-5, f, 0, +, n, t, ]); "approve all with this change" shows only for a shared change; a review
+without the server's token is refused beside its button; a change group's Approve confirms with
+its count and approves exactly the group; Approve (click and key a) and Reject update the cards
+in place without a reload, move to the next snapshot to review, and j goes on from there; and on
+disk the approved baselines are the approved frames. Screenshots of the run list, a run, a change
+group and the viewer are saved at the end (--screenshots DIR; the folder is printed).
 
 Two ways to run it:
 
-  scripts/review_page_check.py [--snapdiff PATH]
-      Self-contained: prepares a project in a temporary folder (three baselines and four frames
-      drawn with zlib and struct: a 390x120 search bar and a 390x844 login screen changed, a
-      settings screen equal, a profile screen new), starts `snapdiff serve` on a free loopback
-      port with a token, posts the frames as a run, checks, stops the server.
+  scripts/review_page_check.py [--snapdiff PATH] [--screenshots DIR]
+      Self-contained: prepares a project in a temporary folder (five baselines and six frames
+      drawn with zlib and struct: two 1170x2532 screens with one change, a 390x120 search bar
+      and a 390x844 login screen changed, a settings screen equal, a profile screen new), starts
+      `snapdiff serve` on a free loopback port with a token, posts the frames as a run, checks,
+      stops the server.
       PATH defaults to `snapdiff` on PATH, else .build/debug/snapdiff, else .build/release/snapdiff.
 
   scripts/review_page_check.py --url URL --baselines DIR --run RUN [--token TOKEN]
                                [--approve KEY] [--approve-by-key KEY] [--reject KEY]
       Against a server that is already running (the Swift test ReviewPageBrowserTests starts one).
-      The run needs two failed snapshots and a new one: by default the first failed one in
-      run.json is approved with a click, the first new one with the keys j…a, the second failed
-      one rejected. DIR is the server's baseline store (no --environment), read to check what the
-      reviews wrote. With --token, Approve is first tried without it and must be refused.
+      The run needs two failed snapshots with changes of their own, a new one, and two or more
+      failed ones sharing one change, the first of them a 1170x2532 screen: by default the first
+      failed one in run.json is approved with a click, the first new one with the keys j…a, the
+      second failed one rejected, the largest change group approved as a group. DIR is the
+      server's baseline store (no --environment), read to check what the reviews wrote. With
+      --token, Approve is first tried without it and must be refused.
 
 Needs Chromium and its driver (Debian: apt-get install chromium chromium-driver) and Selenium
 (pip install selenium). Exit status: 0 when every check passed; 1 when a check failed (the message
@@ -105,16 +114,21 @@ def find_snapdiff(given):
 
 
 def prepare_run(workspace, api):
-    """Three baselines and a run of four frames: a search bar (an element-sized snapshot, short,
-    where an overflowing control would show) and a login screen changed (failed), a settings
-    screen equal (passed), a profile screen new. Returns the run id and the snapshots to approve
-    with a click, to approve with the keys and to reject."""
+    """Five baselines and a run of six frames: two tall screens with the same change (a change
+    group), a search bar (an element-sized snapshot, short, where an overflowing control would
+    show) and a login screen changed (failed), a settings screen equal (passed), a profile screen
+    new. Returns the run id and the snapshots to approve with a click, to approve with the keys
+    and to reject."""
     bar, bar_changed = phone_screen((9, 105, 218), height=120), phone_screen((207, 34, 46), height=120, shifted=True)
     login = phone_screen((26, 127, 55))
     settings = phone_screen((130, 80, 223))
     approve, approve_by_key, reject = "Search - test_search/Search bar", "Profile - test_edit/Profile", "Login - test_login/Login"
+    # Two tall phone screens (1170x2532) with one change: a change group, and the viewer's fit.
+    tall, tall_changed = phone_screen((9, 105, 218), width=1170, height=2532), phone_screen((9, 105, 218), width=1170, height=2532, banner=True)
     snapshots = [
         # key, baseline (None: new), frame posted, the status the server must give it
+        ("Feed - test_feed/Feed", tall, tall_changed, "failed"),
+        ("Inbox - test_inbox/Inbox", tall, tall_changed, "failed"),
         (approve, bar, bar_changed, "failed"),
         (reject, login, phone_screen((26, 127, 55), banner=True), "failed"),
         ("Settings - test_theme/Settings", settings, settings, "passed"),
@@ -303,7 +317,8 @@ class ReviewPageCheck:
             data["imagesLoaded"] == data["imagesTotal"],
             f"{data['imagesLoaded']} of {data['imagesTotal']} images loaded; broken: {data['imagesBroken']}",
         )
-        for field in ("modesFailures", "controlsFailures", "layoutFailures"):
+        self.expect(int(data["boxesChecked"]) > 0, "the self-test checked no boxes")
+        for field in ("modesFailures", "controlsFailures", "layoutFailures", "boxFailures"):
             self.expect(data[field] == "", f"self-test {field}: {data[field]}")
         self.expect(data["statusFilter"] == "ok", f"self-test status filter: {data['statusFilter']}")
         self.ok(
@@ -311,156 +326,212 @@ class ReviewPageCheck:
             f" {data['controlsChecked']} control checks all visible"
         )
 
-    def layers(self, card):
-        """Each image layer's computed visibility and box, by kind (base, top, diff)."""
+    def open_viewer(self, key):
+        """Opens `key` in the viewer with a click on its thumbnail; waits for its images."""
+        self.click(self.card(key).find_element(self.By.CSS_SELECTOR, ".thumb"))
+        self.wait_for(f"the viewer on {key}", lambda: self.js(
+            "var f = document.querySelector('.focus'); return !f.hidden && window.snapdiffReport.current().dataset.key === arguments[0]", key))
+        self.wait_for(f"the images of {key}", lambda: self.js(
+            "return Array.prototype.every.call(document.querySelectorAll('.focus .layer:not(.empty) img'),"
+            " function (i) { return i.complete && i.naturalWidth > 0; })"))
+        return self.driver.find_element(self.By.CSS_SELECTOR, ".focus")
+
+    def shown_layers(self):
+        """The viewer's shown image layers: pane, kind and the image's box on the screen."""
         return self.js(
             """
-            var out = {};
-            arguments[0].querySelectorAll(".viewer .layer").forEach(function (layer) {
-              var kind = ["base", "top", "diff"].filter(function (k) { return layer.classList.contains(k); })[0];
-              var style = getComputedStyle(layer), box = layer.getBoundingClientRect();
-              out[kind] = { shown: style.display !== "none" && style.visibility !== "hidden",
-                left: Math.round(box.left), top: Math.round(box.top), width: Math.round(box.width),
-                opacity: style.opacity, clip: style.clipPath };
+            var out = [];
+            document.querySelectorAll(".focus .pane").forEach(function (pane, index) {
+              if (pane.offsetParent === null) return;
+              pane.querySelectorAll(".layer").forEach(function (layer) {
+                var style = getComputedStyle(layer);
+                if (style.display === "none" || style.visibility === "hidden" || layer.classList.contains("empty")) return;
+                var kind = ["base", "top", "diff"].filter(function (k) { return layer.classList.contains(k); })[0];
+                var img = layer.querySelector("img"), box = img.getBoundingClientRect(), p = pane.getBoundingClientRect();
+                out.push({pane: index, kind: kind, left: box.left, top: box.top, width: box.width, height: box.height,
+                  right: box.right, bottom: box.bottom, natural: [img.naturalWidth, img.naturalHeight],
+                  paneBox: [p.left, p.top, p.right, p.bottom], opacity: style.opacity, clip: style.clipPath});
+              });
             });
             return out;
-            """,
-            card,
+            """
         )
 
-    def view_modes(self, key, screenshot):
-        """Clicks each view mode of `key` and checks what shows, then the slider, blend and toggle
-        controls with real pointer input."""
+    def viewer(self, key, tall, unique, screenshot_dir):
+        """The viewer: opens on a click, fits a tall screen whole into a 1400x1000 window, switches
+        modes (buttons and keys 1-5), keeps 2-up's zoom and pan in step, draws a box at each
+        reported region and jumps to it with n, offers "same change" only for a shared change."""
         from selenium.webdriver.common.action_chains import ActionChains
 
+        self.driver.set_window_size(1400, 1000)
         self.open_run_page()
-        card = self.card(key)
-        self.js("arguments[0].scrollIntoView({block: 'start'})", card)
-        viewer = card.find_element(self.By.CSS_SELECTOR, ".viewer")
-        buttons = {b.get_attribute("data-mode"): b for b in viewer.find_elements(self.By.CSS_SELECTOR, ".modes button")}
-        self.expect(list(buttons) == ["2up", "slider", "blend", "toggle", "diff"], f"view modes of {key}: {list(buttons)}")
-        self.expect(viewer.get_attribute("data-mode") == "2up", f"{key} opens in {viewer.get_attribute('data-mode')}, not 2-up")
-        self.wait_for(
-            f"the images of {key}",
-            lambda: self.js(
-                "return Array.prototype.every.call(arguments[0].querySelectorAll('img'),"
-                " function (i) { return i.complete && i.naturalWidth > 0; })",
-                viewer,
-            ),
+        self.js("window.__noReload = true")
+        focus = self.open_viewer(tall)
+        self.expect(focus.get_attribute("data-mode") == "2up", f"the viewer opens in {focus.get_attribute('data-mode')}, not 2-up")
+        layers = self.shown_layers()
+        self.expect([l["kind"] for l in layers] == ["base", "top"], f"2-up shows {[(l['pane'], l['kind']) for l in layers]}")
+        size = layers[0]["natural"]
+        self.expect(size == [1170, 2532], f"{tall} is {size[0]}x{size[1]}, the check needs a 1170x2532 screen")
+        inner = self.js("return [window.innerWidth, window.innerHeight]")
+        for layer in layers:
+            p = layer["paneBox"]
+            self.expect(
+                layer["left"] >= p[0] - 1 and layer["top"] >= p[1] - 1 and layer["right"] <= p[2] + 1 and layer["bottom"] <= p[3] + 1
+                and layer["bottom"] <= inner[1] and layer["right"] <= inner[0],
+                f"fitted, the {layer['kind']} image ({layer['left']:.0f},{layer['top']:.0f})-({layer['right']:.0f},{layer['bottom']:.0f})"
+                f" is not inside its pane {p} and the {inner} window",
+            )
+            self.expect(layer["height"] > 0.6 * (p[3] - p[1]), f"fitted, the image is {layer['height']:.0f} px high in a pane of {p[3] - p[1]:.0f}")
+        self.ok(f"fit: the whole {size[0]}x{size[1]} screen shows in a {inner[0]}x{inner[1]} window, both panes"
+                f" ({layers[0]['width']:.0f}x{layers[0]['height']:.0f} px each)")
+
+        # Boxes where the API says the changes are.
+        verdict = self.api.json("GET", API.snapshot_path(self.run, tall))
+        regions = verdict["regions"]
+        self.expect(regions, f"{tall} has no regions in its verdict")
+        boxes = self.js(
+            """
+            var pane = document.querySelector('.focus .pane-a'), img = pane.querySelector('.layer.base img').getBoundingClientRect();
+            var scale = img.width / pane.querySelector('.layer.base img').naturalWidth;
+            return Array.prototype.map.call(pane.querySelectorAll('.box'), function (b) {
+              var r = b.getBoundingClientRect(), style = getComputedStyle(b);
+              return [(r.left - img.left) / scale, (r.top - img.top) / scale, r.width / scale, r.height / scale, style.outlineStyle];
+            });
+            """
         )
-        for mode in ["slider", "blend", "toggle", "diff", "2up"]:
-            self.click(buttons[mode])
-            self.expect(viewer.get_attribute("data-mode") == mode, f"clicking {mode} left the viewer in {viewer.get_attribute('data-mode')}")
-            pressed = [m for m, b in buttons.items() if b.get_attribute("aria-pressed") == "true"]
-            self.expect(pressed == [mode], f"after clicking {mode} the pressed buttons are {pressed}")
-            # Every button of the snapshot can still be clicked: nothing of this mode lies over them.
-            for button in card.find_elements(self.By.CSS_SELECTOR, ".modes button, .review-actions button"):
-                cover = self.covering(button)
-                self.expect(cover is None, f"in {mode} mode, the {button.text!r} button is covered by {cover}")
-            layers = self.layers(card)
-            shown = sorted(k for k, v in layers.items() if v["shown"])
-            if mode == "diff":
-                self.expect(shown == ["diff"], f"diff mode shows {shown}")
-            else:
-                self.expect(shown == ["base", "top"], f"{mode} mode shows {shown}")
-            if mode == "2up":
-                self.expect(layers["top"]["left"] >= layers["base"]["left"] + layers["base"]["width"], f"2-up is not side by side: {layers}")
-            elif mode != "diff":
-                self.expect(layers["top"]["left"] == layers["base"]["left"], f"{mode} does not stack the images: {layers}")
+        self.expect(len(boxes) == len(regions), f"{len(boxes)} boxes for {len(regions)} regions")
+        for box, region in zip(boxes, regions):
+            wanted = [region["x"], region["y"], region["width"], region["height"]]
+            self.expect(all(abs(a - b) <= 1.5 for a, b in zip(box[:4], wanted)) and box[4] == "solid",
+                        f"a box is drawn at {[round(v, 1) for v in box[:4]]}, the region is {wanted}")
+        self.ok(f"boxes: {len(boxes)} drawn at the reported coordinates ({regions[0]})")
+        if screenshot_dir:
+            self.driver.save_screenshot(os.path.join(screenshot_dir, "review-viewer.png"))
+
+        # Keys in the viewer: n centres the next change, 0 is 1:1, + zooms, f fits, 1-5 modes.
+        body = self.driver.find_element(self.By.TAG_NAME, "body")
+        body.send_keys("n")
+        state = self.js("return window.snapdiffReport.view()")
+        self.expect(state["change"] == 0 and not state["fit"], f"n: {state}")
+        current_box = self.js(
+            "var b = document.querySelector('.focus .pane-a .box.current'); if (!b) return null; var r = b.getBoundingClientRect(),"
+            " p = b.closest('.pane').getBoundingClientRect(); return [r.left + r.width / 2 - p.left - p.width / 2, r.top + r.height / 2 - p.top - p.height / 2]")
+        self.expect(current_box and abs(current_box[0]) < 3 and abs(current_box[1]) < 3, f"n does not centre the change: offset {current_box}")
+        # 2-up in step: both panes show the same part at the same scale.
+        layers = self.shown_layers()
+        self.expect(abs(layers[0]["width"] - layers[1]["width"]) < 0.5 and abs((layers[0]["left"] - layers[0]["paneBox"][0]) - (layers[1]["left"] - layers[1]["paneBox"][0])) < 0.5
+                    and abs(layers[0]["top"] - layers[1]["top"]) < 0.5, f"2-up panes out of step after n: {layers}")
+        pane = self.driver.find_element(self.By.CSS_SELECTOR, ".focus .pane-b")
+        ActionChains(self.driver).move_to_element(pane).click_and_hold().move_by_offset(-60, -40).release().perform()
+        layers = self.shown_layers()
+        self.expect(abs((layers[0]["left"] - layers[0]["paneBox"][0]) - (layers[1]["left"] - layers[1]["paneBox"][0])) < 0.5
+                    and abs(layers[0]["top"] - layers[1]["top"]) < 0.5, f"dragging one pane does not pan the other: {layers}")
+        body.send_keys("0")
+        self.expect(abs(self.js("return window.snapdiffReport.view().zoom") - 1) < 1e-6, "0 does not show actual pixels")
+        body.send_keys("+")
+        self.expect(self.js("return window.snapdiffReport.view().zoom") > 1.2, "+ does not zoom in")
+        body.send_keys("f")
+        self.expect(self.js("return window.snapdiffReport.view().fit"), "f does not fit")
+        self.ok("keys in the viewer: n centres the change, drag pans both panes of 2-up, 0, + and f zoom")
+
+        for number, mode in enumerate(["2up", "slider", "blend", "toggle", "diff"], start=1):
+            body.send_keys(str(number))
+            self.expect(focus.get_attribute("data-mode") == mode, f"key {number} leaves the viewer in {focus.get_attribute('data-mode')}")
+            shown = sorted(l["kind"] for l in self.shown_layers())
+            self.expect(shown == (["diff"] if mode == "diff" else ["base", "top"]), f"{mode} shows {shown}")
+            if mode in ("slider", "blend", "toggle", "diff"):
+                layer = self.shown_layers()[0]
+                p = layer["paneBox"]
+                self.expect(layer["bottom"] <= p[3] + 1 and layer["top"] >= p[1] - 1, f"{mode}: the fitted image overflows its pane")
             if mode == "slider":
-                before = layers["top"]["clip"]
-                stage = viewer.find_element(self.By.CSS_SELECTOR, ".stage")
-                self.js("arguments[0].scrollIntoView({block: 'center'})", stage)
-                # Pointer input on the range input that covers the stage: a quarter of the way in.
-                ActionChains(self.driver).move_to_element_with_offset(stage, -stage.size["width"] // 4, 0).click().perform()
-                after = self.layers(card)["top"]["clip"]
-                self.expect(after != before and "inset" in after, f"the slider did not move the divider: {before!r} -> {after!r}")
-                self.ok(f"slider: clicking the image moves the divider ({before} -> {after})")
+                before = [l for l in self.shown_layers() if l["kind"] == "top"][0]["clip"]
+                body.send_keys("]")
+                after = [l for l in self.shown_layers() if l["kind"] == "top"][0]["clip"]
+                self.expect(before != after and "inset" in after, f"] does not move the divider: {before} -> {after}")
             if mode == "blend":
-                blend = viewer.find_element(self.By.CSS_SELECTOR, "input.blend")
-                blend.send_keys(self.Keys.HOME)
-                opacity = self.layers(card)["top"]["opacity"]
-                self.expect(opacity == "0", f"blend at its start leaves the current frame's opacity at {opacity}")
-                blend.send_keys(self.Keys.END)
-                opacity = self.layers(card)["top"]["opacity"]
-                self.expect(opacity == "1", f"blend at its end leaves the current frame's opacity at {opacity}")
-                self.ok("blend: the control fades the current frame from 0 to 1")
+                control = self.driver.find_element(self.By.CSS_SELECTOR, ".focus input.blend")
+                control.send_keys(self.Keys.HOME)
+                self.expect([l for l in self.shown_layers() if l["kind"] == "top"][0]["opacity"] == "0", "blend at 0 still shows the current frame")
+                control.send_keys(self.Keys.END)
+                self.expect([l for l in self.shown_layers() if l["kind"] == "top"][0]["opacity"] == "1", "blend at its end does not show the current frame")
+                body.send_keys("5")
+                body.send_keys("4")
             if mode == "toggle":
-                self.click(viewer.find_element(self.By.CSS_SELECTOR, ".stage"))
-                self.expect(not self.layers(card)["top"]["shown"], "clicking the image in toggle mode does not hide the current frame")
-                state = viewer.find_element(self.By.CSS_SELECTOR, ".flip-state").text
-                self.expect(state == "baseline", f"toggle says it shows {state!r} after a flip")
-                self.click(viewer.find_element(self.By.CSS_SELECTOR, "button.flip"))
-                self.expect(self.layers(card)["top"]["shown"], "Flip does not bring the current frame back")
-                self.ok("toggle: a click on the image and the Flip button switch between the frames")
-            if mode == "diff" and screenshot:
-                self.driver.save_screenshot(screenshot)
-        self.ok(f"view modes of {key}: each of 2-up, slider, blend, toggle, diff shows what it should")
+                self.click(self.driver.find_element(self.By.CSS_SELECTOR, ".focus .pane-a"))
+                self.expect(not any(l["kind"] == "top" for l in self.shown_layers()), "a click in toggle mode does not hide the current frame")
+                body.send_keys("t")
+                self.expect(any(l["kind"] == "top" for l in self.shown_layers()), "t does not flip back")
+        self.ok("keys 1-5 switch the viewer's modes; slider (]), blend and toggle (click, t) act on the fitted image")
 
-        # The toolbar's "view all as" switches every viewer.
-        self.click(self.driver.find_element(self.By.CSS_SELECTOR, '.mode-all button[data-mode="blend"]'))
-        modes = set(self.js("return Array.prototype.map.call(document.querySelectorAll('.viewer .modes'), function (m) { return m.parentNode.dataset.mode; })"))
-        self.expect(modes == {"blend"}, f"'View all as Blend' leaves viewers in {modes}")
-        self.ok("'View all as' switches every snapshot")
+        same = self.driver.find_elements(self.By.CSS_SELECTOR, ".focus-actions button.same")
+        count = self.js("return document.querySelector('.change-group') ? Number(document.querySelector('.change-group').dataset.count) : 0")
+        self.expect(len(same) == 1 and f"all {count} " in same[0].text, f"the viewer of a shared change offers {[b.text for b in same]}")
+        same_label = same[0].text
+        body.send_keys(self.Keys.ESCAPE)
+        self.expect(not focus.is_displayed(), "Esc does not close the viewer")
+        self.open_viewer(unique)
+        self.expect(not self.driver.find_elements(self.By.CSS_SELECTOR, ".focus-actions button.same"),
+                    f"{unique}'s change is its own, yet the viewer offers 'same change'")
+        body.send_keys(self.Keys.ESCAPE)
+        self.ok(f"'approve all with this change' shows for a shared change ({same_label!r}), not for {unique}")
 
-        # Keys, in a narrower window, where the sticky toolbar wraps to three rows: j and k move
-        # between the snapshots, each scrolled so that its heading shows below the toolbar; 5 and
-        # 1 switch the focused one's view.
-        self.driver.set_window_size(1000, 900)
-        try:
-            self.open_run_page()
-            body = self.driver.find_element(self.By.TAG_NAME, "body")
-            shown = [c for c in self.driver.find_elements(self.By.CSS_SELECTOR, "article.snap") if c.is_displayed()]
-            self.expect(len(shown) >= 2, f"{len(shown)} snapshots shown on the run page")
-            for key_name, order in (("j", shown), ("k", list(reversed(shown))[1:])):
-                for card in order:
-                    body.send_keys(key_name)
-                    self.expect("current-snap" in card.get_attribute("class"), f"{key_name} does not focus {card.get_attribute('data-key')}")
-                    toolbar_bottom, head_top = self.js(
-                        "return [document.querySelector('.toolbar').getBoundingClientRect().bottom,"
-                        " arguments[0].querySelector('.snap-head').getBoundingClientRect().top]",
-                        card,
-                    )
-                    self.expect(
-                        head_top >= toolbar_bottom,
-                        f"after {key_name}, the heading of {card.get_attribute('data-key')} is under the sticky toolbar"
-                        f" (its top at {head_top:.0f} px, the toolbar's bottom at {toolbar_bottom:.0f} px)",
-                    )
-            first_viewer = shown[0].find_element(self.By.CSS_SELECTOR, ".viewer")
-            body.send_keys("5")
-            self.expect(first_viewer.get_attribute("data-mode") == "diff", f"key 5 leaves {first_viewer.get_attribute('data-mode')}")
-            body.send_keys("1")
-            self.expect(first_viewer.get_attribute("data-mode") == "2up", f"key 1 leaves {first_viewer.get_attribute('data-mode')}")
-        finally:
-            self.driver.set_window_size(1280, 1000)
-        self.ok(f"keys: j and k move through {len(shown)} snapshots, each heading below the toolbar; 5 and 1 switch the view")
+        # The list's keys: j/k move, Enter opens, Esc back; 1-5 choose the mode it opens in.
+        shown = [c for c in self.driver.find_elements(self.By.CSS_SELECTOR, "article.snap") if c.is_displayed()]
+        self.js("window.snapdiffReport.select(null)")
+        for key_name, order in (("j", shown), ("k", list(reversed(shown))[1:])):
+            for card in order:
+                body.send_keys(key_name)
+                self.expect("current-snap" in card.get_attribute("class"), f"{key_name} does not make {card.get_attribute('data-key')} current")
+                self.expect(self.js("return document.activeElement === arguments[0]", card), f"{key_name}: the focus is not on the current card")
+                toolbar_bottom, top = self.js(
+                    "return [document.querySelector('.toolbar').getBoundingClientRect().bottom, arguments[0].getBoundingClientRect().top]", card)
+                self.expect(top >= toolbar_bottom - 1, f"after {key_name}, {card.get_attribute('data-key')} is under the sticky toolbar")
+        body.send_keys("3")
+        body.send_keys(self.Keys.ENTER)
+        self.expect(focus.is_displayed() and focus.get_attribute("data-mode") == "blend", f"3 then Enter: the viewer is in {focus.get_attribute('data-mode')}")
+        body.send_keys("1")
+        body.send_keys(self.Keys.ESCAPE)
+        self.expect(self.js("return window.__noReload === true"), "the page reloaded")
+        self.ok(f"keys in the list: j and k move through {len(shown)} cards (focus follows, below the toolbar), 3 + Enter opens the viewer in blend")
         errors = self.console_errors()
-        self.expect(not errors, f"console errors while switching views: {errors}")
+        self.expect(not errors, f"console errors in the viewer: {errors}")
 
-    def wait_for_review(self, what):
-        """The page's message after a review, then its reload."""
-        self.wait_for(f"the page to confirm: {what}", lambda: self.js("return document.body.dataset.reviewed || ''") != "")
+    def wait_for_review(self, what, action):
+        """The page's answer to a review, without a reload: `data-reviewed` and the toast."""
+        self.wait_for(f"the page to confirm: {what}", lambda: self.js("return document.body.dataset.reviewed || ''") == action)
+        self.expect(self.js("return window.__noReload === true"), f"the page reloaded after {what}")
         message = self.driver.find_element(self.By.CSS_SELECTOR, ".review-message").text
-        self.wait_for("the page to reload after the review", lambda: self.js("return document.body.dataset.reviewed === undefined && document.readyState === 'complete'"))
-        return message
+        count = int(self.js("return document.body.dataset.reviewedCount"))
+        self.js("delete document.body.dataset.reviewed")
+        return message, count
+
+    def open_for_review(self):
+        self.open_run_page()
+        self.js("window.__noReload = true")
 
     def approve_refused_without_token(self, key):
-        """With a token on the server and none in the page, Approve says why it was not done and
-        the baseline stays."""
-        self.open_run_page()
+        """With a token on the server and none in the page, Approve says why, beside the button,
+        and the baseline stays."""
+        self.open_for_review()
         self.js("localStorage.removeItem('snapdiff-token')")
         before = self.baseline_bytes(key)
-        self.click(self.card(key).find_element(self.By.CSS_SELECTOR, ".review-actions button.approve"))
-        message = self.driver.find_element(self.By.CSS_SELECTOR, ".review-message")
-        self.wait_for("the refusal message", lambda: message.is_displayed() and message.text.startswith("Not done"))
-        self.expect("problem" in message.get_attribute("class"), "the refusal is not shown as a problem")
+        row = self.card(key).find_element(self.By.CSS_SELECTOR, ".review-actions")
+        self.click(row.find_element(self.By.CSS_SELECTOR, "button.approve"))
+        self.wait_for("the refusal beside the button", lambda: row.find_elements(self.By.CSS_SELECTOR, ".action-error"))
+        error = row.find_element(self.By.CSS_SELECTOR, ".action-error")
+        self.expect(error.text.startswith("Not done") and error.is_displayed(), f"the refusal says {error.text!r}")
+        button = row.find_element(self.By.CSS_SELECTOR, "button.approve").rect
+        box = error.rect
+        self.expect(abs(box["y"] - button["y"]) < 120, f"the error is {abs(box['y'] - button['y']):.0f} px from its button")
+        self.expect(self.js("return document.activeElement === arguments[0]", row.find_element(self.By.CSS_SELECTOR, "button.approve")),
+                    "the focus left the button that was refused")
         self.expect(self.baseline_bytes(key) == before, "the baseline changed although the approval was refused")
         self.expect(self.card(key).get_attribute("data-status") == "failed", "the snapshot is no longer failed after a refusal")
-        buttons = self.card(key).find_elements(self.By.CSS_SELECTOR, ".review-actions button")
+        buttons = row.find_elements(self.By.CSS_SELECTOR, "button")
         self.expect(all(b.is_enabled() for b in buttons), "the review buttons stay disabled after a refusal")
         errors = self.console_errors(allowed=("401",))  # the refused request itself is logged
         self.expect(not errors, f"console errors besides the refused request: {errors}")
-        self.ok(f"without the token, Approve is refused on the page: {message.text!r}")
+        self.ok(f"without the token, Approve is refused beside the button: {error.text!r}")
 
     def enter_token(self):
         field = self.driver.find_element(self.By.CSS_SELECTOR, ".serve-bar .token input")
@@ -470,23 +541,65 @@ class ReviewPageCheck:
         self.expect(stored == self.token, "the token field does not keep the token")
         self.ok("the token field keeps the token")
 
+    def statuses(self):
+        record = self.api.json("GET", f"/api/v1/runs/{urllib.parse.quote(self.run, safe='')}")
+        return {s["key"]: s["status"] for s in record["snapshots"]}
+
+    def group_approve(self, members, screenshot_dir):
+        """The change group's Approve: the confirmation names the count, exactly the group's
+        snapshots are approved, the page says how many."""
+        self.open_for_review()
+        before = self.statuses()
+        group = self.driver.find_element(self.By.CSS_SELECTOR, ".change-group")
+        keys = [c.get_attribute("data-key") for c in group.find_elements(self.By.CSS_SELECTOR, "article.snap")]
+        self.expect(sorted(keys) == sorted(members), f"the change group shows {keys}, run.json's group is {members}")
+        heading = group.find_element(self.By.CSS_SELECTOR, ".group-head h3").text
+        self.expect(heading.startswith(f"{len(members)} snapshots"), f"the group's heading says {heading!r}")
+        summary = self.driver.find_element(self.By.CSS_SELECTOR, ".changes-summary").text
+        self.expect("groups of changes" in summary or "group of changes" in summary, f"the run page opens on {summary!r}")
+        if screenshot_dir:
+            self.js("window.scrollTo(0, 0)")  # the page as it opens: the summary, then the group
+            self.driver.save_screenshot(os.path.join(screenshot_dir, "review-group.png"))
+        button = group.find_element(self.By.CSS_SELECTOR, ".group-actions button.approve")
+        self.expect(button.text == f"Approve these {len(members)}", f"the group's button says {button.text!r}")
+        self.click(button)
+        alert = self.Wait(self.driver, 5).until(lambda d: d.switch_to.alert)
+        text = alert.text
+        self.expect(f"Approve all {len(members)} snapshots" in text, f"the confirmation says {text!r}")
+        alert.accept()
+        message, count = self.wait_for_review("the group approval", "approved")
+        self.expect(count == len(members) and message.startswith(f"approved {len(members)} snapshots"), f"after the group: {message!r} ({count})")
+        after = self.statuses()
+        changed = sorted(k for k in after if after[k] != before[k])
+        self.expect(changed == sorted(members) and all(after[k] == "approved" for k in members),
+                    f"the group approval changed {changed}, the group is {members}")
+        for key in members:
+            self.expect(self.card(key).get_attribute("data-status") == "approved", f"{key} is not shown approved")
+        self.expect(not group.find_elements(self.By.CSS_SELECTOR, ".group-actions button"), "the approved group still has its buttons")
+        self.ok(f"group approve: the confirmation names {len(members)}, exactly those {len(members)} were approved ({message!r})")
+
     def approve_by_click(self, key):
-        self.open_run_page()
+        self.open_for_review()
         current = self.api.request("GET", API.snapshot_path(self.run, key, "/current.png"))
         before = self.baseline_bytes(key)
         self.expect(before != current, f"the baseline of {key} already equals its current frame")
         self.click(self.card(key).find_element(self.By.CSS_SELECTOR, ".review-actions button.approve"))
-        message = self.wait_for_review(f"approve {key}")
+        message, count = self.wait_for_review(f"approve {key}", "approved")
         self.expect(message.startswith("approved 1 snapshot") and key in message, f"approval message: {message!r}")
-        self.expect(self.card(key).get_attribute("data-status") == "approved", f"{key} is not shown approved after the reload")
+        self.expect(self.card(key).get_attribute("data-status") == "approved", f"{key} is not shown approved")
         self.expect(not self.card(key).find_elements(self.By.CSS_SELECTOR, ".review-actions"), "an approved snapshot still has review buttons")
+        nxt = self.js("var c = window.snapdiffReport.current(); return c && c.dataset.key")
+        self.expect(nxt and nxt != key and self.js("return document.activeElement === window.snapdiffReport.current()"),
+                    f"after approving, the current card is {nxt!r} (focus on it: {self.js('return document.activeElement.tagName')})")
+        self.expect(self.api.json("GET", API.snapshot_path(self.run, nxt))["status"] in ("failed", "new", "missing", "rejected"),
+                    f"after approving, {nxt} became current although it has nothing to review")
         after = self.baseline_bytes(key)
         self.expect(after == current, f"baselines/{key}.png is not the approved frame ({len(after or b'')} bytes, frame {len(current)})")
-        self.ok(f"Approve (click) wrote the approved frame to baselines/{key}.png ({len(current)} bytes)")
+        self.ok(f"Approve (click) updated the card in place, moved to {nxt!r}, wrote baselines/{key}.png ({len(current)} bytes)")
 
     def approve_by_keyboard(self, key):
-        """j until `key` is the current snapshot, then a."""
-        self.open_run_page()
+        """j until `key` is the current snapshot, a, then j moves on from the next unreviewed one."""
+        self.open_for_review()
         current = self.api.request("GET", API.snapshot_path(self.run, key, "/current.png"))
         self.expect(self.baseline_bytes(key) is None, f"{key} already has a baseline")
         order = [c.get_attribute("data-key") for c in self.driver.find_elements(self.By.CSS_SELECTOR, "article.snap") if c.is_displayed()]
@@ -495,28 +608,45 @@ class ReviewPageCheck:
         for _ in range(order.index(key) + 1):
             body.send_keys("j")
         self.expect("current-snap" in self.card(key).get_attribute("class"), f"j did not reach {key}")
-        body.send_keys("a")
-        message = self.wait_for_review(f"approve {key} with the key a")
+        reviewable = [k for k in order if self.card(k).find_elements(self.By.CSS_SELECTOR, ".review-actions") and k != key]
+        self.driver.switch_to.active_element.send_keys("a")
+        message, count = self.wait_for_review(f"approve {key} with the key a", "approved")
         self.expect(message.startswith("approved 1 snapshot") and key in message, f"approval message: {message!r}")
-        self.expect(self.card(key).get_attribute("data-status") == "approved", f"{key} is not shown approved after the reload")
+        self.expect(self.card(key).get_attribute("data-status") == "approved", f"{key} is not shown approved")
+        nxt = self.js("return window.snapdiffReport.current().dataset.key")
+        after_key = [k for k in order[order.index(key) + 1:] + order[:order.index(key)] if k in reviewable]
+        self.expect(after_key and nxt == after_key[0], f"after a, the current card is {nxt!r}, the next unreviewed is {after_key[:1]}")
+        self.driver.switch_to.active_element.send_keys("j")
+        moved = self.js("return window.snapdiffReport.current().dataset.key")
+        self.expect(moved == order[(order.index(nxt) + 1) % len(order)] or (order.index(nxt) == len(order) - 1 and moved == nxt),
+                    f"j after the approval went to {moved!r}, not the card after {nxt!r}")
+        self.expect(self.js("return window.__noReload === true"), "the page reloaded")
         self.expect(self.baseline_bytes(key) == current, f"baselines/{key}.png is not the approved new frame")
-        self.ok(f"j … a approved the new snapshot: baselines/{key}.png written")
+        self.ok(f"j … a approved the new snapshot in place; the current card became {nxt!r}, then j went to {moved!r}")
 
     def reject_by_click(self, key):
-        self.open_run_page()
+        self.open_for_review()
         before = self.baseline_bytes(key)
         self.click(self.card(key).find_element(self.By.CSS_SELECTOR, ".review-actions button.reject"))
-        message = self.wait_for_review(f"reject {key}")
+        message, count = self.wait_for_review(f"reject {key}", "rejected")
         self.expect(message.startswith("rejected 1 snapshot"), f"rejection message: {message!r}")
-        self.expect(self.card(key).get_attribute("data-status") == "rejected", f"{key} is not shown rejected after the reload")
+        self.expect(self.card(key).get_attribute("data-status") == "rejected", f"{key} is not shown rejected")
         self.expect(self.baseline_bytes(key) == before, f"rejecting changed baselines/{key}.png")
         rejected = os.path.join(self.baselines, key + ".rejected.json")
         self.expect(os.path.exists(rejected), f"rejecting wrote no {rejected}")
         self.ok(f"Reject kept the baseline of {key} and recorded the change")
 
-    def final_state(self, approved, rejected):
-        record = self.api.json("GET", f"/api/v1/runs/{urllib.parse.quote(self.run, safe='')}")
-        statuses = {s["key"]: s["status"] for s in record["snapshots"]}
+    def badges(self):
+        """Status badges keep their status colour on the service page."""
+        self.open_run_page()
+        colours = self.js(
+            "var out = {}; document.querySelectorAll('.snap-head .badge').forEach(function (b) {"
+            " out[b.textContent] = getComputedStyle(b).backgroundColor; }); return out")
+        self.expect(len(set(colours.values())) == len(colours) and len(colours) >= 3, f"badge colours: {colours}")
+        self.ok(f"status badges have their own colours: {colours}")
+
+    def final_state(self, approved, rejected, screenshot_dir):
+        statuses = self.statuses()
         for key in approved:
             self.expect(statuses.get(key) == "approved", f"run.json: {key} is {statuses.get(key)!r}, not approved")
         for key in rejected:
@@ -524,38 +654,55 @@ class ReviewPageCheck:
         errors = self.console_errors()
         self.expect(not errors, f"console errors during the reviews: {errors}")
         self.ok("run.json records the reviews made on the page")
+        if screenshot_dir:
+            self.driver.get(self.base + "/")
+            self.driver.save_screenshot(os.path.join(screenshot_dir, "review-runs.png"))
+            self.open_run_page()
+            self.driver.save_screenshot(os.path.join(screenshot_dir, "review-run.png"))
 
 
 def choose_snapshots(base_url, run, token, approve, approve_by_key, reject):
-    """The snapshots to review: as given, else the run's first failed one (approved by a click),
-    its first new one (approved with the keys j…a) and its second failed one (rejected), in
-    run.json's order. Each must have that status."""
+    """The snapshots to review: as given, else the run's first failed one with a change of its own
+    (approved by a click), its first new one (approved with the keys j…a) and another failed one
+    (rejected); and the largest change group (two or more failed snapshots with one changeHash,
+    approved as a group; its first member is the tall screen the viewer is checked on)."""
     record = API(base_url, token).json("GET", f"/api/v1/runs/{urllib.parse.quote(run, safe='')}")
-    by_status = {}
+    by_status, by_change = {}, {}
     for snapshot in record["snapshots"]:
         by_status.setdefault(snapshot["status"], []).append(snapshot["key"])
-    failed, new = by_status.get("failed", []), by_status.get("new", [])
+        if snapshot["status"] == "failed" and snapshot.get("changeHash") and not snapshot.get("error"):
+            by_change.setdefault(snapshot["changeHash"], []).append(snapshot["key"])
+    groups = sorted((keys for keys in by_change.values() if len(keys) > 1), key=len, reverse=True)
+    group = groups[0] if groups else []
+    failed = [k for k in by_status.get("failed", []) if k not in group]
+    new = by_status.get("new", [])
     approve = approve or (failed[0] if failed else None)
     approve_by_key = approve_by_key or (new[0] if new else None)
     reject = reject or next((k for k in failed if k != approve), None)
-    if approve not in failed or reject not in failed or approve == reject or approve_by_key not in new:
+    if approve not in failed or reject not in failed or approve == reject or approve_by_key not in new or not group:
         raise CannotRun(
-            f"run {run} needs two failed snapshots (to approve and to reject) and a new one (to approve);"
-            f" chosen: {approve!r}, {reject!r}, {approve_by_key!r}; the run has {json.dumps(by_status)}"
+            f"run {run} needs two failed snapshots with changes of their own (to approve and to reject), a new one"
+            f" (to approve) and two or more failed ones sharing one change (a group); chosen: {approve!r}, {reject!r},"
+            f" {approve_by_key!r}, group {group}; the run has {json.dumps(by_status)}"
         )
-    return approve, approve_by_key, reject
+    return approve, approve_by_key, reject, group
 
 
 def run_checks(base_url, run, baselines, token, artifacts, screenshot, chosen=(None, None, None)):
-    """All the checks against a running server; raises CheckFailed on the first that fails."""
-    approve, approve_by_key, reject = choose_snapshots(base_url, run, token, *chosen)
+    """All the checks against a running server; raises CheckFailed on the first that fails.
+    Screenshots of the run list, a run, a change group and the viewer go to `screenshot` (a
+    folder), else to `artifacts`."""
+    approve, approve_by_key, reject, group = choose_snapshots(base_url, run, token, *chosen)
+    shots = screenshot or os.path.join(artifacts, "screenshots")
+    os.makedirs(shots, exist_ok=True)
 
     driver = start_browser(artifacts)
     check = ReviewPageCheck(driver, base_url, run, baselines, token)
     steps = [
         ("the run list", check.run_list),
         ("the page's self-test", check.self_test),
-        (f"the view modes of {approve}", lambda: check.view_modes(approve, screenshot)),
+        ("status badges", check.badges),
+        (f"the viewer on {group[0]}", lambda: check.viewer(approve, group[0], approve, shots)),
     ]
     if token:
         steps += [
@@ -563,10 +710,11 @@ def run_checks(base_url, run, baselines, token, artifacts, screenshot, chosen=(N
             ("the token field", check.enter_token),
         ]
     steps += [
+        (f"approve the group {group}", lambda: check.group_approve(group, shots)),
         (f"Approve {approve} with a click", lambda: check.approve_by_click(approve)),
         (f"approve {approve_by_key} with j…a", lambda: check.approve_by_keyboard(approve_by_key)),
         (f"Reject {reject}", lambda: check.reject_by_click(reject)),
-        ("run.json after the reviews", lambda: check.final_state([approve, approve_by_key], [reject])),
+        ("run.json after the reviews", lambda: check.final_state([approve, approve_by_key] + group, [reject], shots)),
     ]
     try:
         for name, step in steps:
@@ -589,6 +737,7 @@ def run_checks(base_url, run, baselines, token, artifacts, screenshot, chosen=(N
         raise
     finally:
         driver.quit()
+    print(f"screenshots: {shots}", flush=True)
     return check.passed
 
 
@@ -603,7 +752,8 @@ def main():
     parser.add_argument("--approve-by-key", metavar="KEY", help="with --url: the new snapshot to approve with j…a")
     parser.add_argument("--reject", metavar="KEY", help="with --url: the failed snapshot to reject")
     parser.add_argument("--artifacts", help="keep the browser's profile, logs and failure screenshots here")
-    parser.add_argument("--screenshot", help="save a screenshot of the run page in diff mode to this PNG")
+    parser.add_argument("--screenshots", dest="screenshot", metavar="DIR",
+                        help="save screenshots (run list, run, a change group, the viewer) here; default: <artifacts>/screenshots")
     parser.add_argument("--timeout", type=float, default=180, help="give up after this many seconds (default 180)")
     arguments = parser.parse_args()
 
@@ -613,6 +763,9 @@ def main():
     signal.signal(signal.SIGALRM, time_out)
     signal.setitimer(signal.ITIMER_REAL, arguments.timeout)
     scratch = tempfile.mkdtemp(prefix="snapdiff-review-page-")
+    if not arguments.screenshot:
+        # Kept after the check (CI keeps the folder printed at the end as an artifact).
+        arguments.screenshot = tempfile.mkdtemp(prefix="snapdiff-review-screenshots-")
     artifacts = arguments.artifacts or scratch
     os.makedirs(artifacts, exist_ok=True)
     server = None

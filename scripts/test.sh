@@ -28,4 +28,9 @@ if [ -z "${SNAPDIFF_SKIP_CHROMIUM:-}" ]; then
       || echo "selenium could not be installed: the review page test will skip (or fail under CI=true)" >&2
   fi
 fi
+# The review page test's screenshots (run list, a run, a change group, the viewer): a folder CI
+# keeps as an artifact.
+export SNAPDIFF_SCREENSHOTS="${SNAPDIFF_SCREENSHOTS:-$PWD/.snapdiff/review-screenshots}"
+mkdir -p "$SNAPDIFF_SCREENSHOTS"
+echo "review page screenshots (CI artifact): $SNAPDIFF_SCREENSHOTS" >&2
 swift test "$@"

@@ -61,6 +61,13 @@ public struct SnapdiffServe: ParsableCommand {
       "A file holding the token writes need (default: SNAPDIFF_TOKEN).", valueName: "file"))
   var tokenFile: String?
 
+  @Option(
+    name: .customLong("public-url"),
+    help: ArgumentHelp(
+      "The address reviewers reach the server at (behind a proxy, from CI): links to review pages in API answers and output are absolute on it.",
+      valueName: "url"))
+  var publicURL: String?
+
   @Flag(name: .customLong("private"), help: "Reads need the token too.")
   var privateReads = false
 
@@ -181,6 +188,7 @@ public struct SnapdiffServe: ParsableCommand {
     configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
     configuration.workers = workers ?? ServerConfiguration.defaultWorkers
     configuration.maxDecodedBytes = maxDecodedMb << 20
+    configuration.publicURL = publicURL
     try configuration.validate()
     let announced = configuration
     configuration.onServerRunning = { port in Self.announce(announced, port: port) }
@@ -209,6 +217,9 @@ public struct SnapdiffServe: ParsableCommand {
     lines.append(
       "  limits:    \(connections) connections\(connections < configuration.maxConnections ? " (ulimit -n allows no more)" : ""),"
         + " \(configuration.workers) workers, \(configuration.maxDecodedBytes >> 20) MiB of decoded images")
+    if let publicURL = configuration.publicURL {
+      lines.append("  public:    \(publicURL) (review pages: \(configuration.pageLink(run: "RUN")))")
+    }
     if configuration.token == nil {
       lines.append("  no token: listening on loopback only; writes from this machine only")
     } else {

@@ -59,6 +59,10 @@ public struct ServerConfiguration: Sendable {
   /// that needs more than is free waits its turn; one that needs more than the whole budget is
   /// refused (422).
   public var maxDecodedBytes: Int = 1 << 30
+  /// The address the review pages have from outside (`https://snapdiff.example.com`, no
+  /// trailing slash), when the server sits behind a proxy or another name: links to pages in
+  /// API answers are absolute on it. `nil`: links are paths on this server.
+  public var publicURL: String?
   /// The version `GET /api/v1/version` reports.
   public var version: String
   /// Called once the server listens, with the port it listens on.
@@ -85,6 +89,11 @@ public struct ServerConfiguration: Sendable {
 
   /// The run folders: `<data>/runs`, where `snapdiff check` writes too.
   public var runsDirectory: String { dataDirectory + "/runs" }
+
+  /// The link to a run's review page: absolute on ``publicURL`` when there is one, else a path.
+  public func pageLink(run id: String) -> String {
+    (publicURL.map { String($0.reversed().drop { $0 == "/" }.reversed()) } ?? "") + "/runs/" + APIPaths.segment(id)
+  }
 
   /// The run index: `<data>/serve.sqlite`.
   public var databasePath: String { dataDirectory + "/serve.sqlite" }
@@ -122,6 +131,15 @@ public struct ServerConfiguration: Sendable {
       throw ServerConfigurationError(
         "refusing to listen on \(host) without a token: anyone who can reach it could approve"
           + " baselines. Set SNAPDIFF_TOKEN or --token-file, or listen on 127.0.0.1")
+    }
+    if let publicURL {
+      let lower = publicURL.lowercased()
+      guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), !publicURL.contains(where: { $0.isWhitespace }),
+        publicURL.count > (lower.hasPrefix("https://") ? 8 : 7), !publicURL.contains("?"), !publicURL.contains("#")
+      else {
+        throw ServerConfigurationError(
+          "--public-url must be an http:// or https:// URL without query or fragment, not '\(publicURL)'")
+      }
     }
     if token == nil && privateReads {
       throw ServerConfigurationError("--private needs a token: set SNAPDIFF_TOKEN or --token-file")

@@ -230,7 +230,7 @@ struct ReportTests {
       #expect(html.contains("Dark &lt;script&gt;alert(1)&lt;/script&gt;"))
       #expect(html.contains(#"data-key="Cart &amp; Checkout/Total &lt;b&gt;&quot;price&quot;"#))
       // Image paths are percent-encoded URLs; `#`, `?`, `%`, spaces and é would break them.
-      #expect(html.contains(#"src="diff/Home%20-%20test_search/Home%20-%20search%20action.png""#))
+      #expect(html.contains(#"href="diff/Home%20-%20test_search/Home%20-%20search%20action.png""#))
       #expect(html.contains(#"src="../../../baselines/Legacy/Old%20%23%20banner%3F.png""#))
       #expect(html.contains(#"src="current/Onboarding/Welcome%20%E2%80%93%20caf%C3%A9.png""#))
       #expect(html.contains("Home%20-%20approved%20100%25.png"))
@@ -251,7 +251,7 @@ struct ReportTests {
     }
   }
 
-  @Test("index.html groups snapshots by status, collapses passed ones and lazy-loads them")
+  @Test("index.html groups snapshots by status, collapses passed ones and lazy-loads every image")
   func htmlLayout() throws {
     try withTemporaryDirectory { root in
       let record = try F.make(in: root).record
@@ -263,12 +263,36 @@ struct ReportTests {
       #expect(passed.contains("<details>\n<summary>"))
       #expect(!passed.contains("<details open"))
       #expect(passed.components(separatedBy: "loading=\"lazy\"").count == 3)
-      #expect(!html[..<sections.last!].contains("loading=\"lazy\""))
+      let mainStart = try #require(html.range(of: "<main>")).lowerBound
+      let mainEnd = try #require(html.range(of: "</main>")).upperBound
+      let main = String(html[mainStart..<mainEnd])
+      #expect(
+        main.components(separatedBy: "<img ").count
+          == main.components(separatedBy: "loading=\"lazy\"").count,
+        "every card's image loads lazily (the viewer's load when it opens)")
+      #expect(html.contains("<section class=\"focus\" hidden"), "one viewer for every snapshot")
       #expect(
         html.contains(
           "<title>snapdiff run \(F.runID): 3 failed, 1 new, 1 missing, 1 rejected,"
             + " 1 approved</title>"
         ))
+      // Layout changes (frames with element trees) are listed in the card, for the viewer's
+      // side panel; only where there are some.
+      #expect(!html.contains("<ul class=\"layout\""))
+      var withLayout = record
+      let failed = try #require(withLayout.snapshots.firstIndex { $0.status == .failed })
+      withLayout.snapshots[failed].layout = [
+        try JSONDecoder().decode(
+          SnapshotRecord.LayoutChange.self,
+          from: Data(
+            (#"{"identifier": "loginButton", "elementType": "button", "change": "moved", "dx": 0, "dy": 8,"#
+              + #" "dWidth": 0, "dHeight": 0, "description": "button 'loginButton' moved 8 pt <down>"}"#).utf8))
+      ]
+      let laidOut = HTMLReport.render(withLayout)
+      #expect(
+        laidOut.contains(
+          "<ul class=\"layout\" aria-label=\"Layout changes\"><li data-change=\"moved\">button"
+            + " 'loginButton' moved 8 pt &lt;down&gt;</li></ul>"))
       // The same record gives the same bytes, also after a round trip through run.json.
       let decoded = try RunRecord.decode(record.encoded(), path: "run.json")
       #expect(HTMLReport.render(decoded) == html)
@@ -331,11 +355,10 @@ struct ReportTests {
       // Images: every image outside the passed group, all loaded but the one removed.
       let passedStart = try #require(html.range(of: "<section class=\"group st-passed\""))
       let expectedImages =
-        html[..<passedStart.lowerBound].components(separatedBy: "<img ").count - 1
+        html[..<passedStart.lowerBound].components(separatedBy: "data-image=").count - 1
       #expect(body["data-images-total"] == String(expectedImages))
       #expect(body["data-images-loaded"] == String(expectedImages - 1))
       #expect(body["data-images-broken"] == id(F.rejected))
-      #expect(run.output.contains("class=\"layer diff broken\""))
 
       // View modes: failed ×2, rejected and approved have 5 modes each; each switch is visible.
       #expect(body["data-modes-switched"] == "20")
@@ -343,10 +366,17 @@ struct ReportTests {
       #expect(body["data-modes-failures"] == "")
       #expect(body["data-controls-checked"] == "16")
       #expect(body["data-controls-failures"] == "")
-      // Every shown image has a size, at one scale (the resized one too): 7 snapshots with a
-      // viewer as loaded, plus the 20 switches; the diff view without its image shows nothing.
+      // Every shown image has a size, at one scale (the resized one too), fitted inside its
+      // pane: 7 snapshots as opened, plus the 20 switches; the diff view without its image
+      // shows nothing.
       #expect(body["data-layouts-checked"] == "27")
       #expect(body["data-layout-failures"] == "\(id(F.rejected)):diff:empty")
+      // A box over every changed region, where the record says it is.
+      let withRegions = snapshots.filter {
+        $0.status != .passed && !$0.regions.isEmpty && ($0.baseline != nil || $0.current != nil)
+      }
+      #expect(body["data-boxes-checked"] == String(withRegions.count))
+      #expect(body["data-box-failures"] == "")
 
       // Filters: each status alone shows exactly its snapshots; the name filter is a
       // case-insensitive substring of the key.

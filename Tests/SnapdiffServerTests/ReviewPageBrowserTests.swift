@@ -44,6 +44,8 @@ struct ReviewPageBrowserTests {
   static let rejected = "Home - test_search/Home - search action"
   static let passed = "Settings - test_theme/Settings"
   static let approvedByKey = "Profile - test_edit/Profile"
+  /// Two tall phone screens with one change: approved together as a group.
+  static let group = ["Feed - test_feed/Feed", "Inbox - test_inbox/Inbox"]
 
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(
@@ -64,7 +66,11 @@ struct ReviewPageBrowserTests {
       try fixture.writeBaseline(Self.rejected, home)
       try fixture.writeBaseline(Self.passed, settings)
       let homeBaselineBytes = try Self.bytes(fixture.baselines + "/" + Self.rejected + ".png")
+      for key in Self.group { try fixture.writeBaseline(key, Self.tallScreen(banner: false)) }
+      let tallChanged = ServerFixture.png(Self.tallScreen(banner: true))
       let frames: [(key: String, png: [UInt8], status: String)] = [
+        (Self.group[0], tallChanged, "failed"),
+        (Self.group[1], tallChanged, "failed"),
         (Self.approvedByClick, ServerFixture.png(Self.screen(accent: RGBAColor(red: 207, green: 34, blue: 46), moved: true)), "failed"),
         (Self.rejected, ServerFixture.png(Self.screen(accent: RGBAColor(red: 26, green: 127, blue: 55), banner: true)), "failed"),
         (Self.passed, ServerFixture.png(settings), "passed"),
@@ -91,10 +97,14 @@ struct ReviewPageBrowserTests {
       #expect(try Self.bytes(fixture.baselines + "/" + Self.rejected + ".png") == homeBaselineBytes)
       #expect(FileManager.default.fileExists(atPath: fixture.baselines + "/" + Self.rejected + ".rejected.json"))
       #expect(try fixture.baseline(Self.passed) == settings)
+      for key in Self.group {
+        #expect(try Self.bytes(fixture.baselines + "/" + key + ".png") == tallChanged, "the group approval wrote \(key)")
+      }
       let statuses = Dictionary(uniqueKeysWithValues: try fixture.record(run).snapshots.map { ($0.key, $0.status.rawValue) })
       #expect(
         statuses == [
           Self.approvedByClick: "approved", Self.rejected: "rejected", Self.passed: "passed", Self.approvedByKey: "approved",
+          Self.group[0]: "approved", Self.group[1]: "approved",
         ])
     }
   }
@@ -141,7 +151,7 @@ struct ReviewPageBrowserTests {
       "python3", script, "--url", "http://127.0.0.1:\(server.port)", "--baselines", baselines,
       "--run", run, "--token", token, "--approve", approvedByClick, "--approve-by-key", approvedByKey,
       "--reject", rejected, "--artifacts", root + "/browser", "--timeout", "150",
-    ])
+    ] + (ProcessInfo.processInfo.environment["SNAPDIFF_SCREENSHOTS"].map { ["--screenshots", $0] } ?? []))
     stopped = true
     let exitStatus = server.stop()
     return BrowserSession(
@@ -159,6 +169,26 @@ struct ReviewPageBrowserTests {
     }
     rects.append((PixelRect(x: 12, y: 230, width: 156, height: 30), accent))
     if banner { rects.append((PixelRect(x: 0, y: 280, width: 180, height: 24), RGBAColor(red: 255, green: 223, blue: 93))) }
+    for (rect, color) in rects {
+      for y in rect.y..<rect.maxY {
+        for x in rect.x..<rect.maxX { image[x: x, y: y] = color }
+      }
+    }
+    return image
+  }
+
+  /// A 1170×2532 phone screen (an iPhone's 3× screenshot): a header, text lines, a button;
+  /// `banner` adds a yellow banner near the bottom.
+  static func tallScreen(banner: Bool) -> RGBAImage {
+    var image = RGBAImage(width: 1170, height: 2532, filledWith: ServerFixture.white)
+    var rects: [(PixelRect, RGBAColor)] = [
+      (PixelRect(x: 0, y: 0, width: 1170, height: 132), RGBAColor(red: 246, green: 248, blue: 250)),
+      (PixelRect(x: 72, y: 2100, width: 1026, height: 156), RGBAColor(red: 9, green: 105, blue: 218)),
+    ]
+    for line in 0..<12 {
+      rects.append((PixelRect(x: 72, y: 300 + line * 90, width: 800 - line * 41, height: 30), ServerFixture.ink))
+    }
+    if banner { rects.append((PixelRect(x: 0, y: 2300, width: 1170, height: 120), RGBAColor(red: 255, green: 223, blue: 93))) }
     for (rect, color) in rects {
       for y in rect.y..<rect.maxY {
         for x in rect.x..<rect.maxX { image[x: x, y: y] = color }

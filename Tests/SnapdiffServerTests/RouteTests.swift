@@ -264,17 +264,89 @@ struct RouteTests {
 
         let page = try await client.execute(uri: "/runs/\(run)", method: .get)
         #expect(page.status == .ok)
-        #expect(page.text.contains("src=\"/api/v1/runs/\(run)/snapshots/Home%20-%20test/Home/diff.png\""))
+        #expect(page.text.contains("href=\"/api/v1/runs/\(run)/snapshots/Home%20-%20test/Home/diff.png\""))
+        let thumbnailURL = "/api/v1/runs/\(run)/snapshots/Home%20-%20test/Home/current.png?thumb=1"
+        #expect(page.text.contains("src=\"\(thumbnailURL)\" alt=\"current: Home - test/Home\" loading=\"lazy\""))
         #expect(page.text.contains("data-run=\"\(run)\""))
-        #expect(page.text.contains("Approve all with this change"))
+        #expect(page.text.contains("with this change"))
+        #expect(page.text.components(separatedBy: "<script").count == 3, "the report's script and the page's, no patching")
         #expect(!page.text.contains("https://"))
-        // The image URL the page uses works.
+        // The image URLs the page uses work; a thumbnail is made once, then read from disk.
         let image = try await client.execute(uri: "/api/v1/runs/\(run)/snapshots/Home%20-%20test/Home/diff.png", method: .get)
         #expect(image.status == .ok)
+        let thumbnail = try await client.execute(uri: thumbnailURL, method: .get)
+        #expect(thumbnail.status == .ok && thumbnail.headers[.contentType] == "image/png")
+        let small = try PNGDecoder().decode(Array(thumbnail.body.readableBytesView))
+        let full = ServerFixture.screen()
+        #expect(small.width == full.width && small.height == full.height, "a small image is not enlarged")
+        let cached = try FileManager.default.contentsOfDirectory(atPath: fixture.data + "/thumbnails")
+        #expect(cached.count == 1)
+        let again = try await client.execute(uri: thumbnailURL, method: .get)
+        #expect(Array(again.body.readableBytesView) == Array(thumbnail.body.readableBytesView))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.data + "/thumbnails") == cached)
 
         let missing = try await client.execute(uri: "/runs/nope", method: .get)
         #expect(missing.status == .notFound && missing.text.contains("<html"))
       }
+    }
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test("a phone screen's thumbnail: at most 240×480, the same shape, its changed region outlined")
+  func phoneThumbnail() async throws {
+    try await withFixture { fixture in
+      let white = RGBAImage(width: 720, height: 1560, filledWith: ServerFixture.white)
+      var changed = white
+      for y in 1000..<1100 {
+        for x in 100..<400 { changed[x: x, y: y] = RGBAColor(red: 20, green: 30, blue: 40) }
+      }
+      let frame = ServerFixture.png(changed)
+      try fixture.writeBaseline("Feed - test/Feed", white)
+      try await fixture.test { client in
+        let run = try await client.openRun("phones")
+        _ = try await client.putFrame(run, "Feed - test/Feed", frame)
+        let thumbnail = try await client.execute(uri: "/api/v1/runs/\(run)/snapshots/Feed%20-%20test%2FFeed/current.png?thumb=1", method: .get)
+        #expect(thumbnail.status == .ok)
+        let small = try PNGDecoder().decode(Array(thumbnail.body.readableBytesView))
+        #expect(small.width == 222 && small.height == 480, "\(small.width)×\(small.height)")
+        // The region (100, 1000, 300×100) scaled by 480/1560: dark inside, outlined around.
+        let scale = 480.0 / 1560.0
+        #expect(small[x: Int(250 * scale), y: Int(1050 * scale)] == RGBAColor(red: 20, green: 30, blue: 40))
+        let red = RGBAColor(red: 255, green: 45, blue: 85)
+        #expect((295...310).contains { small[x: Int(250 * scale), y: $0] == red }, "an outline just above the change")
+        #expect(small[x: Int(250 * scale), y: 20] == ServerFixture.white)
+        let baseline = try await client.execute(uri: "/api/v1/runs/\(run)/snapshots/Feed%20-%20test%2FFeed/baseline.png?thumb=1", method: .get)
+        let plain = try PNGDecoder().decode(Array(baseline.body.readableBytesView))
+        #expect(!(295...310).contains { plain[x: Int(250 * scale), y: $0] == red }, "baselines are not outlined")
+      }
+    }
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test("--public-url: links to the review page in API answers are absolute on it")
+  func publicURL() async throws {
+    try await withFixture { fixture in
+      var configuration = fixture.configuration()
+      configuration.publicURL = "https://snapdiff.example.com/"
+      try await fixture.test(configuration) { client in
+        let run = try await client.openRun("ci")
+        let verdict = try await client.putFrame(run, "Home - test/Home", ServerFixture.png(ServerFixture.screen()))
+        #expect(verdict.json["pageURL"] as? String == "https://snapdiff.example.com/runs/\(run)")
+        let list = try await client.execute(uri: "/api/v1/runs", method: .get)
+        let links = ((list.json["runs"] as? [[String: Any]])?.first?["links"] as? [String: Any])
+        #expect(links?["page"] as? String == "https://snapdiff.example.com/runs/\(run)")
+        #expect(links?["run"] as? String == "/api/v1/runs/\(run)")
+        let closed = try await client.execute(uri: "/api/v1/runs/\(run)/close", method: .post)
+        #expect((closed.json["links"] as? [String: Any])?["page"] as? String == "https://snapdiff.example.com/runs/\(run)")
+      }
+      let plain = try await fixture.test { client in
+        try await client.execute(uri: "/api/v1/runs", method: .get)
+      }
+      let page = ((plain.json["runs"] as? [[String: Any]])?.first?["links"] as? [String: Any])?["page"] as? String
+      #expect(page?.hasPrefix("/runs/") == true, "without --public-url the link is a path: \(page ?? "none")")
+      var bad = fixture.configuration()
+      bad.publicURL = "snapdiff.example.com"
+      #expect(throws: ServerConfigurationError.self) { try bad.validate() }
     }
   }
 }

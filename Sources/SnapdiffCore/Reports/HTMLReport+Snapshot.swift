@@ -1,14 +1,30 @@
 extension HTMLReport {
-  /// One snapshot's `<article>`: heading, figures, error, images and review commands.
+  /// One snapshot's card (`<article>`): heading, figures, error, a thumbnail that opens the
+  /// viewer, the layout changes, the review commands and links to its images.
+  ///
+  /// The card is what the viewer reads: the image links (`.files a[data-image]`), the changed
+  /// regions (`data-regions`, `x,y,width,height` in image pixels, separated by spaces), the
+  /// change (`data-change`) and the layout changes (`.layout li`).
   ///
   /// - Parameters:
   ///   - snapshot: The snapshot.
   ///   - id: The element id, `s<index in the record>`, which also makes a link to it.
   ///   - run: The run, for its id in the commands and its record mode.
-  static func card(_ snapshot: SnapshotRecord, id: String, run: RunRecord) -> String {
+  ///   - embedding: The page's thumbnails, and whether it shows commands.
+  static func card(
+    _ snapshot: SnapshotRecord, id: String, run: RunRecord, embedding: Embedding = Embedding()
+  ) -> String {
     let status = snapshot.status.rawValue
     var html = "<article class=\"snap st-\(status)\" id=\"\(id)\" data-status=\"\(status)\""
-    html += " data-key=\"\(attribute(snapshot.key))\">\n"
+    html += " data-key=\"\(attribute(snapshot.key))\""
+    if snapshot.status == .failed, let change = snapshot.changeHash {
+      html += " data-change=\"\(attribute(change))\""
+    }
+    if !snapshot.regions.isEmpty {
+      let regions = snapshot.regions.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }
+      html += " data-regions=\"\(regions.joined(separator: " "))\""
+    }
+    html += " tabindex=\"-1\">\n"
 
     let (group, name) = ReportFormat.splitKey(snapshot.key)
     html += "<header class=\"snap-head\"><h3>"
@@ -28,8 +44,15 @@ extension HTMLReport {
     if let error = snapshot.error {
       html += "<p class=\"problem\">\(text(error))</p>\n"
     }
-    html += viewer(snapshot)
-    html += commands(snapshot, run: run)
+    html += thumbnail(snapshot, embedding: embedding)
+    if let layout = snapshot.layout, !layout.isEmpty {
+      html += "<ul class=\"layout\" aria-label=\"Layout changes\">"
+      for change in layout {
+        html += "<li data-change=\"\(attribute(change.change))\">\(text(change.description))</li>"
+      }
+      html += "</ul>\n"
+    }
+    html += commands(snapshot, run: run, embedding: embedding)
     html += "</article>\n"
     return html
   }
@@ -71,11 +94,9 @@ extension HTMLReport {
     return lines
   }
 
-  /// The images and their view modes. With a baseline and a current frame: 2-up, slider, blend,
-  /// toggle, and diff when there is a diff image. A new snapshot shows its frame (its baseline,
-  /// if recorded, is the same image), a passed one its baseline alone, lazily; otherwise the
-  /// images there are stand side by side.
-  private static func viewer(_ snapshot: SnapshotRecord) -> String {
+  /// The images the viewer shows for a snapshot, by kind: a new snapshot shows its frame (its
+  /// baseline, if recorded, is the same image), a passed one its baseline alone.
+  static func images(_ snapshot: SnapshotRecord) -> [(kind: ImageKind, path: String)] {
     var baseline = snapshot.baseline
     var current = snapshot.current
     var diff = snapshot.diff
@@ -86,79 +107,35 @@ extension HTMLReport {
       diff = nil
     default: break
     }
-    let hasPair = baseline != nil && current != nil
-    var modes: [(String, String)] = []
-    if hasPair { modes = viewModes.filter { $0.0 != "diff" } }
-    if hasPair && diff != nil { modes.append(("diff", "Diff")) }
-    let layers = [
-      ("base", "baseline", baseline), ("top", "current", current), ("diff", "diff", diff),
-    ]
-    let shown = layers.compactMap { kind, label, path in path.map { (kind, label, $0) } }
-    if shown.isEmpty { return "" }
-    let lazy = snapshot.status == .passed
+    return [(ImageKind.baseline, baseline), (.current, current), (.diff, diff)]
+      .compactMap { kind, path in path.map { (kind, $0) } }
+  }
 
-    let mode = modes.isEmpty ? "single" : modes[0].0
-    var html = "<div class=\"viewer\" data-mode=\"\(mode)\">\n"
-    if modes.count > 1 {
-      html += "<div class=\"modes\" role=\"group\" aria-label=\"View mode\">"
-      for (value, label) in modes {
-        html += "<button type=\"button\" data-mode=\"\(value)\""
-        html += " aria-pressed=\"\(value == mode)\">\(label)</button>"
-      }
-      html += "</div>\n"
+  /// The card's picture: the current frame (else the baseline), small and loaded lazily, as a
+  /// button that opens the viewer.
+  private static func thumbnail(_ snapshot: SnapshotRecord, embedding: Embedding) -> String {
+    let images = images(snapshot)
+    guard let shown = images.first(where: { $0.kind == .current }) ?? images.first else {
+      return ""
     }
-    html += "<div class=\"stage\">\n"
-    for (kind, label, path) in shown {
-      let source = attribute(Markup.urlPath(path))
-      html += "<figure class=\"layer \(kind)\" data-src=\"\(attribute(path))\">"
-      html += "<img src=\"\(source)\" alt=\"\(label): \(attribute(snapshot.key))\""
-      if let size = size(of: kind, snapshot) {
-        html += " width=\"\(size.width)\" height=\"\(size.height)\""
-      }
-      html += lazy ? " loading=\"lazy\"" : ""
-      html += " decoding=\"async\"><figcaption>\(label)</figcaption></figure>\n"
-    }
-    if hasPair {
-      html += "<input class=\"slider\" type=\"range\" min=\"0\" max=\"100\" value=\"50\""
-      html += " aria-label=\"Divider: baseline on the left, current on the right\">"
-      html += "<div class=\"divider\"></div>\n"
-    }
-    html += "</div>\n"
-    if hasPair {
-      html += "<div class=\"controls for-slider\">Drag across the image:"
-      html += " baseline on the left, current on the right.</div>\n"
-      html += "<label class=\"controls for-blend\">baseline <input class=\"blend\" type=\"range\""
-      html += " min=\"0\" max=\"100\" value=\"50\" aria-label=\"Opacity of the current frame\">"
-      html += " current</label>\n"
-      html += "<div class=\"controls for-toggle\"><button type=\"button\" class=\"flip\">Flip"
-      html += "</button> showing <b class=\"flip-state\">current</b>; click the image to flip."
-      html += "</div>\n"
-    }
-    html += "</div>\n"
+    let source = embedding.thumbnail?(snapshot, shown.kind) ?? Markup.urlPath(shown.path)
+    var html = "<button type=\"button\" class=\"thumb\" title=\"View (Enter)\">"
+    html += "<figure class=\"layer\">"
+    html += "<img src=\"\(attribute(source))\" alt=\"\(shown.kind.rawValue): \(attribute(snapshot.key))\""
+    html += " loading=\"lazy\" decoding=\"async\"></figure></button>\n"
     return html
   }
 
-  /// The size to reserve for an image, when the record knows it (it does when sizes differ).
-  private static func size(of kind: String, _ snapshot: SnapshotRecord) -> SnapshotRecord.Size? {
-    switch kind {
-    case "base": snapshot.baselineSize
-    case "top": snapshot.currentSize
-    default:
-      snapshot.baselineSize.flatMap { baseline in
-        snapshot.currentSize.map {
-          SnapshotRecord.Size(
-            width: max(baseline.width, $0.width), height: max(baseline.height, $0.height))
-        }
-      }
-    }
-  }
-
   /// The commands that approve the snapshot (failed, new, missing and rejected ones without an
-  /// error), with copy buttons, and links to the image files.
-  private static func commands(_ snapshot: SnapshotRecord, run: RunRecord) -> String {
+  /// error), with copy buttons, and links to the image files (which the viewer shows).
+  private static func commands(
+    _ snapshot: SnapshotRecord, run: RunRecord, embedding: Embedding
+  ) -> String {
     var html = ""
     var lines: [String] = []
-    if snapshot.error == nil, ApproveCommand.reviewable.contains(snapshot.status) {
+    if embedding.showsCommands, snapshot.error == nil,
+      ApproveCommand.reviewable.contains(snapshot.status)
+    {
       lines.append(ApproveCommand.approve(snapshot.key, run: run.id))
       if snapshot.status == .failed {
         lines.append(ApproveCommand.approveSameAs(snapshot.key, run: run.id))
@@ -172,15 +149,12 @@ extension HTMLReport {
       }
       html += "</div>\n"
     }
-    let files = [
-      ("baseline", snapshot.baseline), ("current", snapshot.current), ("diff", snapshot.diff),
-    ]
-    .compactMap { label, path in path.map { (label, $0) } }
-    if !files.isEmpty && snapshot.status != .passed {
+    let files = images(snapshot)
+    if !files.isEmpty {
       html += "<p class=\"files\">Open: "
-      for (label, path) in files {
-        html += "<a href=\"\(attribute(Markup.urlPath(path)))\" title=\"\(attribute(path))\">"
-        html += "\(label)</a>"
+      for (kind, path) in files {
+        html += "<a href=\"\(attribute(Markup.urlPath(path)))\" data-image=\"\(kind.rawValue)\">"
+        html += "\(kind.rawValue)</a>"
       }
       html += "</p>\n"
     }

@@ -1,12 +1,13 @@
 extension HTMLReport {
   /// The page's style sheet: the system font stack, one colour per status (light and dark
-  /// schemes), and the image viewer's layouts, one per view mode (`data-mode` on `.viewer`).
+  /// schemes), and the image viewer's layouts, one per view mode (`data-mode` on `.focus`).
   ///
-  /// The viewer lays its layers (`.base` baseline, `.top` current, `.diff`) out in a grid: side
-  /// by side for 2-up, stacked in one cell for the other modes, where the current frame is
-  /// clipped at the divider (`--pos`), faded (`--opacity`) or hidden (`data-flipped`). The
-  /// script sets `--w` (the widest image, in CSS pixels) on the stage and `--iw` (a share of it)
-  /// on each image, so that images of different sizes keep one scale.
+  /// Cards are tiles in a grid (`.cards`) with a thumbnail; the viewer (`.focus`) covers the
+  /// window. Its panes hold canvases of the images at their own size, moved and scaled by the
+  /// script (`transform`, and `--z` so that box outlines and the divider keep their width): the
+  /// baseline and the current frame side by side for 2-up, stacked in the first pane for the
+  /// other modes, where the current frame is clipped at the divider (`--pos`), faded
+  /// (`--opacity`) or hidden (`data-flipped`).
   static let styles = #"""
     :root {
       color-scheme: light dark;
@@ -79,73 +80,120 @@ extension HTMLReport {
     .count { color: var(--muted); font-weight: 400; font-variant-numeric: tabular-nums; }
     .empty { color: var(--muted); }
 
-    .snap { scroll-margin-top: calc(var(--toolbar-height, 110px) + 12px); background: var(--card); border: 1px solid var(--line);
-      border-left: 4px solid var(--c); border-radius: 8px; padding: 12px 16px 14px;
-      margin: 0 0 14px; }
-    .snap-head { display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: center; }
-    .snap-head h3 { margin: 0; font-size: 1rem; font-weight: 600; overflow-wrap: anywhere; }
+    .changes-summary { margin: 14px 0 0; font-size: 1.05rem; }
+    .changes-summary a { color: inherit; }
+    .change-group { border: 1px solid var(--line); border-radius: 10px; padding: 10px 14px 4px;
+      margin: 0 0 16px; background: color-mix(in srgb, var(--card) 60%, var(--bg)); }
+    .group-head { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; }
+    .group-head h3 { margin: 0; font-size: 1rem; }
+    .group-head .muted, .muted { color: var(--muted); font-size: 0.9em; }
+    .group-actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-left: auto; }
+    .once { font-size: 1rem; margin: 18px 0 8px; color: var(--muted); font-weight: 600; }
+    .cards { display: grid; gap: 14px; margin: 10px 0 14px;
+      grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); }
+    .snap[data-paged] { display: none; }
+    .more { font: inherit; padding: 5px 14px; border-radius: 6px; border: 1px solid var(--line);
+      background: var(--card); color: var(--fg); cursor: pointer; margin: 0 0 16px; }
+
+    .snap { scroll-margin-top: calc(var(--toolbar-height, 110px) + 12px); background: var(--card);
+      border: 1px solid var(--line); border-top: 4px solid var(--c); border-radius: 8px;
+      padding: 10px 12px 12px; min-width: 0; display: flex; flex-direction: column; gap: 4px; }
+    .snap:focus { outline: none; }
+    .snap.current-snap { outline: 2px solid var(--accent); outline-offset: 2px; }
+    .snap-head { display: flex; flex-wrap: wrap; gap: 4px 8px; align-items: center; }
+    .snap-head h3 { margin: 0; font-size: 0.95rem; font-weight: 600; overflow-wrap: anywhere;
+      flex: 1 1 100%; }
     .snap-head h3 .group-name { color: var(--muted); font-weight: 400; }
     .snap-head .anchor { color: var(--muted); text-decoration: none; margin-left: auto; }
-    .figures, .areas, .note { margin: 6px 0 0; }
-    .areas, .note { color: var(--muted); font-size: 0.92em; }
-    .problem { margin: 8px 0 0; padding: 8px 10px; border-radius: 6px; color: var(--error);
-      border: 1px solid var(--error); overflow-wrap: anywhere; }
-
-    .viewer { margin-top: 10px; }
-    .modes { display: inline-flex; border: 1px solid var(--line); border-radius: 6px;
-      overflow: hidden; margin-bottom: 8px; }
-    .modes button, .controls button, .copy { font: inherit; font-size: 0.88em; padding: 4px 10px;
-      border: 0; background: var(--card); color: var(--fg); cursor: pointer; }
-    .modes button + button { border-left: 1px solid var(--line); }
-    .modes button[aria-pressed="true"] { background: var(--accent); color: var(--on-status); }
-    .stage { position: relative; display: grid; gap: 12px; width: fit-content; max-width: 100%;
-      grid-template-columns: minmax(0, var(--w, max-content)); }
-    .layer { margin: 0; min-width: 0; position: relative; }
-    .layer img { display: block; width: var(--iw, auto); max-width: 100%; height: auto;
+    .figures, .areas, .note { margin: 0; font-size: 0.88em; }
+    .snap .areas, .snap .note, .snap .layout, .snap .commands, .snap .files { display: none; }
+    .areas, .note { color: var(--muted); }
+    .problem { margin: 4px 0 0; padding: 6px 8px; border-radius: 6px; color: var(--error);
+      border: 1px solid var(--error); overflow-wrap: anywhere; font-size: 0.88em; }
+    .thumb { display: block; padding: 0; margin: 4px 0 0; border: 0; background: none;
+      cursor: zoom-in; align-self: center; }
+    .thumb .layer { margin: 0; }
+    .thumb img { display: block; width: auto; height: auto; max-width: 100%; max-height: 300px;
+      min-width: 60px; min-height: 60px; object-fit: contain;
       background: repeating-conic-gradient(var(--checker) 0 25%, transparent 0 50%) 0 0 / 16px 16px;
       outline: 1px solid var(--line); }
-    .layer figcaption { font-size: 0.82em; color: var(--muted); margin-top: 3px;
-      white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
     .layer.broken img { display: none; }
     .layer.broken::before { content: "could not load " attr(data-src); display: block;
+      min-width: 120px;
       padding: 24px 12px; border: 1px dashed var(--error); color: var(--error); border-radius: 6px;
       overflow-wrap: anywhere; font-size: 0.88em; }
-    .slider, .divider { display: none; }
 
-    .viewer[data-mode="2up"] .stage,
-    .viewer[data-mode="single"] .stage { grid-template-columns: none; grid-auto-flow: column;
-      grid-auto-columns: minmax(0, var(--w, max-content)); }
-    .viewer[data-mode="2up"] .layer.diff { display: none; }
-    .viewer[data-mode="slider"] .layer, .viewer[data-mode="blend"] .layer,
-    .viewer[data-mode="toggle"] .layer, .viewer[data-mode="diff"] .layer { grid-area: 1 / 1; }
-    .viewer[data-mode="slider"] .layer.diff, .viewer[data-mode="blend"] .layer.diff,
-    .viewer[data-mode="toggle"] .layer.diff { display: none; }
-    .viewer[data-mode="diff"] .layer.base, .viewer[data-mode="diff"] .layer.top { display: none; }
-    .viewer:not([data-mode="2up"], [data-mode="single"]) figcaption {
-      position: absolute; top: 6px; left: 6px; margin: 0; padding: 1px 7px; border-radius: 4px;
-      background: rgb(0 0 0 / 0.6); color: #fff; pointer-events: none; }
-    .viewer[data-mode="slider"] .layer.top figcaption,
-    .viewer[data-mode="blend"] .layer.top figcaption { left: auto; right: 6px; }
-    .viewer[data-mode="slider"] .layer.top { clip-path: inset(0 0 0 var(--pos, 50%)); }
-    .viewer[data-mode="slider"] .divider { display: block; position: absolute; top: 0; bottom: 0;
-      left: var(--pos, 50%); width: 2px; margin-left: -1px; background: var(--accent);
-      pointer-events: none; box-shadow: 0 0 0 1px rgb(255 255 255 / 0.7); }
-    .viewer[data-mode="slider"] .slider { display: block; position: absolute; inset: 0;
-      width: 100%; height: 100%; margin: 0; opacity: 0; cursor: ew-resize; appearance: none; }
-    .slider::-webkit-slider-thumb { appearance: none; width: 2px; height: 100vh; }
-    .slider::-moz-range-thumb { width: 2px; height: 100vh; border: 0; }
-    .viewer[data-mode="blend"] .layer.top { opacity: var(--opacity, 0.5); }
-    .viewer[data-mode="toggle"] .stage { cursor: pointer; }
-    /* The slider's invisible thumb is 100vh tall: clipped, it cannot take the clicks meant for
-       the controls above a short image. */
-    .viewer[data-mode="slider"] .stage { overflow: hidden; }
-    .viewer[data-mode="toggle"][data-flipped] .layer.top { visibility: hidden; }
+    .modes { display: inline-flex; border: 1px solid var(--line); border-radius: 6px;
+      overflow: hidden; }
+    .modes button, .controls button, .copy, .focus-bar > button { font: inherit; font-size: 0.88em;
+      padding: 4px 10px; border: 0; background: var(--card); color: var(--fg); cursor: pointer; }
+    .modes > * + * { border-left: 1px solid var(--line); }
+    .modes button[aria-pressed="true"] { background: var(--accent); color: var(--on-status); }
+    .modes button[hidden] + * { border-left: 0; }
 
-    .controls { display: none; margin-top: 8px; align-items: center; gap: 8px;
-      color: var(--muted); font-size: 0.9em; }
+    /* The viewer: over the whole window, one snapshot, fitted by default. */
+    body.viewing { overflow: hidden; }
+    .focus { position: fixed; inset: 0; z-index: 20; background: var(--bg); display: flex;
+      flex-direction: column; }
+    .focus:focus { outline: none; }
+    .focus-bar, .focus-controls { display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: center;
+      padding: 6px 12px; background: var(--card); border-bottom: 1px solid var(--line); }
+    .focus-bar > button { border: 1px solid var(--line); border-radius: 6px; }
+    .focus-bar > button:disabled { opacity: 0.5; cursor: default; }
+    .focus-pos, .change-pos, .zoom-level, .hint { color: var(--muted); font-size: 0.88em;
+      font-variant-numeric: tabular-nums; }
+    .zoom-level { padding: 4px 8px; min-width: 4.5em; text-align: center; }
+    .focus-title { margin: 0; font-size: 1rem; overflow-wrap: anywhere; max-width: 40em; }
+    .focus-actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-left: auto; }
+    .focus-controls { padding: 4px 12px; min-height: 34px; }
+    .focus-controls .hint { margin-left: auto; }
+    .controls { display: none; align-items: center; gap: 8px; color: var(--muted); font-size: 0.9em; }
     .controls button { border: 1px solid var(--line); border-radius: 6px; }
-    .viewer[data-mode="slider"] .for-slider, .viewer[data-mode="blend"] .for-blend,
-    .viewer[data-mode="toggle"] .for-toggle { display: flex; }
+    .focus[data-mode="slider"] .for-slider, .focus[data-mode="blend"] .for-blend,
+    .focus[data-mode="toggle"] .for-toggle { display: flex; }
+    .focus-body { flex: 1; min-height: 0; display: flex; }
+    .panes { flex: 1; min-width: 0; display: grid; grid-template-columns: 1fr 1fr; gap: 8px; padding: 8px; }
+    .focus:not([data-mode="2up"]) .panes { grid-template-columns: 1fr; }
+    .focus:not([data-mode="2up"]) .pane-b { display: none; }
+    .pane { position: relative; overflow: hidden; min-width: 0; min-height: 0; cursor: grab;
+      touch-action: none; user-select: none; border: 1px solid var(--line); border-radius: 6px;
+      background: repeating-conic-gradient(var(--checker) 0 25%, transparent 0 50%) 0 0 / 16px 16px; }
+    .pane:active { cursor: grabbing; }
+    .focus[data-mode="toggle"] .pane { cursor: pointer; }
+    .pane-label { position: absolute; top: 6px; left: 6px; padding: 1px 7px; border-radius: 4px;
+      background: rgb(0 0 0 / 0.6); color: #fff; font-size: 0.82em; pointer-events: none; }
+    .pane-label:empty { display: none; }
+    .canvas { position: absolute; left: 0; top: 0; transform-origin: 0 0; }
+    .canvas .layer { position: absolute; left: 0; top: 0; margin: 0; }
+    .canvas .layer img { display: block; max-width: none; image-rendering: auto; }
+    .focus[data-fit] .canvas .layer img { image-rendering: auto; }
+    .canvas .layer.empty { display: none; }
+    .pane-a .layer.top, .pane-a .layer.diff, .pane-b .layer.base, .pane-b .layer.diff { display: none; }
+    .focus[data-mode="slider"] .pane-a .layer.top, .focus[data-mode="blend"] .pane-a .layer.top,
+    .focus[data-mode="toggle"] .pane-a .layer.top, .focus[data-mode="single"] .pane-a .layer.top,
+    .focus[data-mode="diff"] .pane-a .layer.diff { display: block; }
+    .focus[data-mode="diff"] .pane-a .layer.base { display: none; }
+    .focus[data-mode="single"] .pane-a .layer.empty { display: none; }
+    .focus[data-mode="slider"] .pane-a .layer.top { clip-path: inset(0 0 0 var(--pos, 50%)); }
+    .focus[data-mode="blend"] .pane-a .layer.top { opacity: var(--opacity, 0.5); }
+    .focus[data-mode="toggle"][data-flipped] .pane-a .layer.top { visibility: hidden; }
+    .divider { display: none; }
+    .focus[data-mode="slider"] .pane-a .divider { display: block; position: absolute; top: 0;
+      bottom: 0; left: var(--pos, 50%); width: calc(2px / var(--z, 1)); background: var(--accent);
+      box-shadow: 0 0 0 calc(1px / var(--z, 1)) rgb(255 255 255 / 0.7); pointer-events: none; }
+    .boxes { position: absolute; inset: 0; pointer-events: none; }
+    .box { position: absolute; box-sizing: border-box; outline: calc(2px / var(--z, 1)) solid #ff2d55;
+      outline-offset: calc(2px / var(--z, 1));
+      box-shadow: 0 0 0 calc(4px / var(--z, 1)) rgb(255 255 255 / 0.5); }
+    .box.current { outline-color: #ffcc00; outline-width: calc(3px / var(--z, 1)); }
+    .focus[data-mode="diff"] .box { outline-color: #0969da; }
+    .focus-side { width: 300px; flex: none; overflow: auto; padding: 10px 14px;
+      border-left: 1px solid var(--line); background: var(--card); display: flex;
+      flex-direction: column; gap: 8px; }
+    .focus-side h3 { margin: 6px 0 0; font-size: 0.95rem; }
+    .focus-side .layout { margin: 0; padding-left: 1.2em; font-size: 0.9em; }
+    .focus-side .files a { margin-right: 10px; }
+    @media (max-width: 900px) { .focus-side { display: none; } }
 
     .commands { margin-top: 12px; display: grid; gap: 6px; }
     .command { display: flex; align-items: stretch; max-width: 100%; border: 1px solid var(--line);
@@ -153,7 +201,7 @@ extension HTMLReport {
     .command code { flex: 1; padding: 5px 10px; background: var(--code); overflow-x: auto;
       white-space: pre; }
     .copy { border-left: 1px solid var(--line); }
-    .files { margin: 8px 0 0; font-size: 0.88em; color: var(--muted); }
+    .files { margin: 0; font-size: 0.88em; color: var(--muted); }
     .files a { margin-right: 10px; }
     footer { padding: 0 24px 32px; color: var(--muted); font-size: 0.88em; }
     """#

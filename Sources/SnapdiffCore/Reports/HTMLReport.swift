@@ -1,17 +1,23 @@
-/// `index.html`: one self-contained page to review a run, written into the run folder.
+/// `index.html`: one self-contained page to review a run, written into the run folder; also the
+/// base of `snapdiff serve`'s review page (``Embedding``).
 ///
 /// - A header with the run id, its time, its environment and record mode, and how many
 ///   snapshots have each status (and how many hit an error).
-/// - A toolbar: a checkbox per status present, a text filter on the key, buttons that switch
-///   every snapshot to one view mode.
+/// - A toolbar: a checkbox per status present, a text filter on the key, the view mode the
+///   viewer opens in.
+/// - "N groups of changes": the failed snapshots' distinct changes.
 /// - The snapshots grouped by status in `SnapshotStatus` order (failed, new, missing, rejected,
-///   approved, passed), each in the record's order. Passed snapshots are collapsed in a
-///   `<details>` and their images load lazily: a run may hold hundreds.
+///   approved, passed), each in the record's order, as cards in a grid, a page of them at a
+///   time. Failed snapshots that share a change (`RunRecord.changeGroups`) come first, as one
+///   block per change with its count and the `approve --same-as` command. Passed snapshots are
+///   collapsed in a `<details>`. Every thumbnail loads lazily.
 /// - Per snapshot: the key, the status, the figures (different pixels, ratio, areas), its error
-///   if any, the images, and the commands that approve it. With a baseline and a current frame
-///   the images have view modes: 2-up (side by side), slider (the current frame over the
-///   baseline, cut at a draggable divider), blend (the current frame's opacity), toggle (a click
-///   flips between the two) and diff (the diff image).
+///   if any, a thumbnail, and (in the viewer) the layout changes and the commands that approve
+///   it.
+/// - The viewer, over the whole window: one snapshot fitted to it, in 2-up (side by side, zoom
+///   and pan in step), slider (the current frame over the baseline, cut at a divider), blend
+///   (the current frame's opacity), toggle (a click flips between the two) and diff (the diff
+///   image), with boxes over the changed regions and "next change".
 ///
 /// Images are linked by the record's paths, relative to the run folder where the page lives,
 /// each segment percent-encoded; every text is escaped. CSS and script are inline, with no
@@ -32,7 +38,12 @@ public enum HTMLReport {
   ]
 
   /// The whole page, ending with a line feed.
-  public static func render(_ run: RunRecord) -> String {
+  ///
+  /// - Parameters:
+  ///   - run: The run.
+  ///   - embedding: What a page built on the report adds (see ``Embedding``); none for the
+  ///     run folder's `index.html`.
+  public static func render(_ run: RunRecord, embedding: Embedding = Embedding()) -> String {
     let counts = run.counts
     let statuses = SnapshotStatus.allCases.sorted()
     let present = statuses.filter { counts[$0, default: 0] > 0 }
@@ -46,21 +57,55 @@ public enum HTMLReport {
     let title =
       "snapdiff run \(run.id)" + (summary.isEmpty ? "" : ": ")
       + summary.joined(separator: ", ")
-    html += "<title>\(text(title))</title>\n<style>\n\(styles)</style>\n</head>\n<body>\n"
+    html += "<title>\(text(title))</title>\n<style>\n\(styles)</style>\n\(embedding.head)</head>\n"
+    html += "<body"
+    for (name, value) in embedding.bodyAttributes.sorted(by: { $0.key < $1.key }) {
+      html += " \(name)=\"\(attribute(value))\""
+    }
+    html += ">\n" + embedding.top
 
     html += header(run, counts: counts, statuses: statuses, errors: errors)
     html += toolbar(run, counts: counts, present: present)
 
     html += "<main>\n"
     if run.snapshots.isEmpty { html += "<p class=\"empty\">No snapshots in this run.</p>\n" }
+    html += changesSummary(run)
     for status in present {
-      html += group(status, of: run)
+      html += group(status, of: run, embedding: embedding)
     }
     html += "</main>\n"
-    html += "<footer>Written by snapdiff. Image paths are relative to this page's folder, the"
-    html += " run folder; review with <code>snapdiff approve</code> and"
-    html += " <code>snapdiff reject</code>.</footer>\n"
-    html += "<script>\n\(script)</script>\n</body>\n</html>\n"
+    html += viewer
+    html += "<footer>"
+    html +=
+      embedding.footer
+      ?? ("Written by snapdiff. Image paths are relative to this page's folder, the"
+        + " run folder; review with <code>snapdiff approve</code> and"
+        + " <code>snapdiff reject</code>.")
+    html += "</footer>\n"
+    html += "<script>\n\(script)</script>\n"
+    if !embedding.script.isEmpty { html += "<script>\n\(embedding.script)</script>\n" }
+    html += "</body>\n</html>\n"
+    return html
+  }
+
+  /// The failed snapshots' changes, counted: distinct changes (a change shared by several
+  /// snapshots counts once), how many are shared.
+  private static func changesSummary(_ run: RunRecord) -> String {
+    let failed = run.snapshots.filter { $0.status == .failed }
+    guard !failed.isEmpty else { return "" }
+    let groups = run.changeGroups
+    let grouped = groups.reduce(0) { $0 + $1.keys.count }
+    let distinct = groups.count + (failed.count - grouped)
+    var html = "<p class=\"changes-summary\"><a href=\"#failed\"><b>"
+    html += ReportFormat.plural(distinct, "group of changes", "groups of changes")
+    html += "</b></a> in " + ReportFormat.plural(failed.count, "failed snapshot", "failed snapshots")
+    if !groups.isEmpty {
+      html += ": " + ReportFormat.plural(groups.count, "change", "changes")
+      html += " shared by \(ReportFormat.count(grouped)) snapshots (the largest by"
+      html += " \(ReportFormat.count(groups[0].keys.count))), "
+      html += ReportFormat.plural(failed.count - grouped, "change", "changes") + " seen once"
+    }
+    html += ".</p>\n"
     return html
   }
 
@@ -126,7 +171,11 @@ public enum HTMLReport {
     return html
   }
 
-  private static func group(_ status: SnapshotStatus, of run: RunRecord) -> String {
+  /// A status's section. Failed snapshots come by change: each change two or more of them share
+  /// (`RunRecord.changeGroups`) as one block with its count, then the changes seen once.
+  private static func group(_ status: SnapshotStatus, of run: RunRecord, embedding: Embedding)
+    -> String
+  {
     let members = run.snapshots.indices.filter { run.snapshots[$0].status == status }
     let heading =
       "<span class=\"badge\">\(status.rawValue)</span>"
@@ -138,11 +187,53 @@ public enum HTMLReport {
     } else {
       html += "<h2>\(heading)</h2>\n"
     }
-    for index in members {
-      html += card(run.snapshots[index], id: "s\(index)", run: run)
+    var rest = members
+    if status == .failed {
+      let index = Dictionary(
+        run.snapshots.indices.map { (run.snapshots[$0].key, $0) }, uniquingKeysWith: { a, _ in a })
+      for (number, change) in run.changeGroups.enumerated() {
+        let indices = change.keys.compactMap { index[$0] }
+        html += changeGroup(change, id: "g\(number + 1)", indices: indices, run: run, embedding: embedding)
+        rest.removeAll { indices.contains($0) }
+      }
+      if rest.count < members.count && !rest.isEmpty {
+        html += "<h3 class=\"once\">"
+        html += ReportFormat.plural(rest.count, "change seen once", "changes seen once")
+        html += "</h3>\n"
+      }
     }
+    html += "<div class=\"cards\">\n"
+    for index in rest {
+      html += card(run.snapshots[index], id: "s\(index)", run: run, embedding: embedding)
+    }
+    html += "</div>\n"
     if status == .passed { html += "</details>\n" }
     html += "</section>\n"
+    return html
+  }
+
+  /// A change several failed snapshots share: its count, the command that approves it, and
+  /// their cards. `.group-actions` is where a review page puts its buttons.
+  private static func changeGroup(
+    _ change: ChangeGroup, id: String, indices: [Int], run: RunRecord, embedding: Embedding
+  ) -> String {
+    let first = change.keys[0]
+    var html = "<div class=\"change-group\" id=\"\(id)\" data-change=\"\(attribute(change.changeHash))\""
+    html += " data-count=\"\(change.keys.count)\" data-key=\"\(attribute(first))\">\n"
+    html += "<header class=\"group-head\"><h3>\(ReportFormat.count(change.keys.count)) snapshots,"
+    html += " one change</h3> <span class=\"muted\">the same pixels changed the same way"
+    html += " (change <code>\(text(change.changeHash))</code>)</span>"
+    html += "<div class=\"group-actions\"></div></header>\n"
+    if embedding.showsCommands {
+      html += "<div class=\"commands\"><div class=\"command\"><code>"
+      html += text(ApproveCommand.approveSameAs(first, run: run.id))
+      html += "</code><button type=\"button\" class=\"copy\">Copy</button></div></div>\n"
+    }
+    html += "<div class=\"cards\">\n"
+    for index in indices {
+      html += card(run.snapshots[index], id: "s\(index)", run: run, embedding: embedding)
+    }
+    html += "</div>\n</div>\n"
     return html
   }
 

@@ -49,7 +49,7 @@ struct RunsController {
   @Sendable func open(_ request: Request, context: ServerRequestContext) async throws -> EditedResponse<RunSummary> {
     let body = try await JSONBody.decode(OpenRunRequest.self, from: request)
     let record = try await Blocking.run { [service] in try service.open(body) }
-    let summary = RunSummary(record)
+    let summary = RunSummary(record, page: service.configuration.pageLink(run: record.id))
     return EditedResponse(status: .created, headers: [.location: summary.links.run], response: summary)
   }
 
@@ -67,7 +67,8 @@ struct RunsController {
   /// `POST /api/v1/runs/{run}/close` → the summary and the verdict.
   @Sendable func close(_ request: Request, context: ServerRequestContext) async throws -> RunSummary {
     let id = try Self.runID(context)
-    return RunSummary(try await Blocking.run { [service] in try service.close(run: id) })
+    return RunSummary(
+      try await Blocking.run { [service] in try service.close(run: id) }, page: service.configuration.pageLink(run: id))
   }
 
   /// `POST /api/v1/runs/{run}/approve` `{"all"|"failed"|"new": true, "sameAs": KEY, "keys": […], "dryRun"}`

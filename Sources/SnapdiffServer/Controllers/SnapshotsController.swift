@@ -68,10 +68,11 @@ struct SnapshotsController {
     let snapshot = try await service.decodeBudget.withReservation(cost, what: "the frame of '\(key)'") {
       try await service.work.run { [service] in try service.submit(run: id, key: key, frame: frame) }
     }
-    return SnapshotVerdict(snapshot, run: id, shown: service.shownPaths)
+    return SnapshotVerdict(snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths)
   }
 
-  /// `GET …/snapshots/{key}` (the verdict) or `…/{key}/baseline.png|current.png|diff.png`.
+  /// `GET …/snapshots/{key}` (the verdict) or `…/{key}/baseline.png|current.png|diff.png`,
+  /// with `?thumb` a thumbnail of it.
   @Sendable func get(_ request: Request, context: ServerRequestContext) async throws -> Response {
     let id = try RunsController.runID(context)
     let tail = try Self.tail(context)
@@ -79,7 +80,13 @@ struct SnapshotsController {
       let kind = RunService.ImageKind(rawValue: String(action.dropLast(4)))
     {
       let key = try Self.key(rawKey)
-      let path = try await Blocking.run { [service] in try service.image(run: id, key: key.rawValue, kind: kind) }
+      // `?thumb`: the small version the review page's cards show (made once, then cached).
+      let thumbnail = request.uri.queryParameters.get("thumb") != nil
+      let path = try await Blocking.run { [service] in
+        thumbnail
+          ? try service.thumbnail(run: id, key: key.rawValue, kind: kind)
+          : try service.image(run: id, key: key.rawValue, kind: kind)
+      }
       let body = try await Hummingbird.FileIO().loadFile(path: path, context: context)
       return Response(
         status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-cache"], body: body)
@@ -89,7 +96,7 @@ struct SnapshotsController {
     guard let snapshot = record.snapshots.first(where: { $0.key == key.rawValue }) else {
       throw APIError.notFound("no snapshot '\(key)' in run \(id)")
     }
-    return try SnapshotVerdict(snapshot, run: id, shown: service.shownPaths).response(from: request, context: context)
+    return try SnapshotVerdict(snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths).response(from: request, context: context)
   }
 
   /// `POST …/snapshots/{key}/approve` or `…/{key}/reject` (a review), or `…/{key}/skip` with
@@ -104,7 +111,7 @@ struct SnapshotsController {
     if action == "skip" {
       let body = try await JSONBody.decode(SkipRequest.self, from: request)
       let snapshot = try await Blocking.run { [service] in try service.skip(run: id, key: key, reason: body.reason) }
-      return try SnapshotVerdict(snapshot, run: id, shown: service.shownPaths).response(from: request, context: context)
+      return try SnapshotVerdict(snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths).response(from: request, context: context)
     }
     return try await review(action: action, key: key, run: id).response(from: request, context: context)
   }

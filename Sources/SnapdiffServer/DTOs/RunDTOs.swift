@@ -28,10 +28,12 @@ struct RunSummary: Encodable, Sendable {
 
   struct Links: Encodable, Sendable {
     var run: String
+    /// The review page: absolute with `--public-url`, else a path on this server.
     var page: String
   }
 
-  init(_ run: IndexedRun) {
+  /// - Parameter page: the run's page link (`ServerConfiguration.pageLink(run:)`).
+  init(_ run: IndexedRun, page: String) {
     id = run.id
     name = run.name
     branch = run.branch
@@ -47,11 +49,11 @@ struct RunSummary: Encodable, Sendable {
     verdict = RunVerdict(rawValue: run.verdict) ?? .failed
     passed = verdict == .passed
     toReview = run.failedCount + run.newCount + run.missingCount + run.rejectedCount
-    links = Links(run: APIPaths.run(run.id), page: "/runs/" + APIPaths.segment(run.id))
+    links = Links(run: APIPaths.run(run.id), page: page)
   }
 
-  init(_ record: RunRecord) {
-    self.init(IndexedRun(record, fingerprint: ""))
+  init(_ record: RunRecord, page: String) {
+    self.init(IndexedRun(record, fingerprint: ""), page: page)
   }
 }
 

@@ -28,10 +28,14 @@ struct SnapshotVerdict: Encodable, Sendable {
   var baselineURL: String?
   var currentURL: String?
   var diffURL: String?
+  /// The run's review page: absolute with `--public-url`, else a path on this server.
+  var pageURL: String
 
-  /// - Parameter shown: how the server's folders are named in the `error` (the fuzz harness,
-  ///   which has no server, passes none).
-  init(_ record: SnapshotRecord, run: String, shown: ShownPaths? = nil) {
+  /// - Parameters:
+  ///   - page: the run's review page (absolute with `--public-url`).
+  ///   - shown: how the server's folders are named in the `error` (the fuzz harness, which has
+  ///     no server, passes none).
+  init(_ record: SnapshotRecord, run: String, page: String, shown: ShownPaths? = nil) {
     key = record.key
     status = record.status
     passed = [.passed, .approved, .skipped].contains(record.status) && record.error == nil
@@ -57,6 +61,7 @@ struct SnapshotVerdict: Encodable, Sendable {
     baselineURL = record.baseline.map { _ in base + "/baseline.png" }
     currentURL = record.current.flatMap { $0.hasSuffix(".png") ? base + "/current.png" : nil }
     diffURL = record.diff.map { _ in base + "/diff.png" }
+    pageURL = page
   }
 }
 

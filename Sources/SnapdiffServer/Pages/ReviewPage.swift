@@ -4,11 +4,12 @@ import SnapdiffCore
 /// The review pages the service serves: the run list (`/`) and a run (`/runs/{run}`), plain HTML
 /// with inline CSS and script, no network access but the service itself.
 ///
-/// A run's page is the CLI's `index.html` (`HTMLReport.render`: groups by status, filters, the
-/// 2-up, slider, blend, toggle and diff views) with its images pointed at the API, plus a review
-/// bar: approve, reject and "approve every snapshot with this change" buttons that POST to the
-/// API, keyboard shortcuts, and, when the server has a token, a field for it (kept in the
-/// browser's `localStorage`, and in a cookie so that images load under `--private`).
+/// A run's page is the CLI's `index.html` (`HTMLReport.render`: changes grouped, cards with
+/// thumbnails, filters, the viewer) built through `HTMLReport.Embedding`, not patched: its images
+/// pointed at the API, thumbnails from `?thumb=1`, the service's bar, and the review script
+/// (approve, reject, group and same-change actions by fetch, updated in place; keys), and, when
+/// the server has a token, a field for it (kept in the browser's `localStorage`, and in a cookie
+/// so that images load under `--private`).
 @available(macOS 14, iOS 17, tvOS 17, *)
 enum ReviewPage {
   /// `/`: the runs, newest first.
@@ -27,7 +28,7 @@ enum ReviewPage {
       for run in list.runs {
         let search = [run.id, run.name ?? "", run.branch ?? ""].joined(separator: " ").lowercased()
         html += "<tr data-search=\"\(attribute(search))\">"
-        html += "<td><a href=\"\(attribute(run.links.page))\"><code>\(text(run.id))</code></a></td>"
+        html += "<td><a href=\"/runs/\(attribute(APIPaths.segment(run.id)))\"><code>\(text(run.id))</code></a></td>"
         html += "<td>\(text(run.name ?? "—"))</td><td>\(text(run.branch ?? "—"))</td>"
         html += "<td><time datetime=\"\(attribute(run.createdAt))\">\(text(display(run.createdAt)))</time></td>"
         html += "<td>\(run.open ? "<span class=\"badge open\">open</span>" : "closed")</td>"
@@ -53,7 +54,8 @@ enum ReviewPage {
     return html
   }
 
-  /// `/runs/{run}`: the run's report with images from the API and review buttons.
+  /// `/runs/{run}`: the run's report (``HTMLReport/render(_:embedding:)``) with images and
+  /// thumbnails from the API, the service's bar and the review script.
   static func run(_ record: RunRecord, authRequired: Bool) -> String {
     var served = record
     for index in served.snapshots.indices {
@@ -65,19 +67,24 @@ enum ReviewPage {
       served.snapshots[index].current = snapshot.current.flatMap { $0.hasSuffix(".png") ? base + "current.png" : nil }
       served.snapshots[index].diff = snapshot.diff.map { _ in base + "diff.png" }
     }
-    var html = HTMLReport.render(served)
     let title = [record.name, record.branch.map { "branch \($0)" }].compactMap { $0 }.joined(separator: " · ")
     let state = record.closedAt == nil ? " <span class=\"badge open\">open</span>" : ""
-    let reviewBar =
+    var embedding = HTMLReport.Embedding()
+    embedding.bodyAttributes = ["data-run": record.id]
+    embedding.head = "\(noFavicon)<style>\n\(barStyles)\(reviewStyles)</style>\n"
+    embedding.top =
       bar(authRequired: authRequired, title: title.isEmpty ? "run \(record.id)" : title, backLink: true, extra: state)
       + "<div class=\"review-message\" role=\"status\" aria-live=\"polite\" hidden></div>\n"
-    html = html.replacingFirst("<body>\n", with: "<body data-run=\"\(attribute(record.id))\">\n" + reviewBar)
-    html = html.replacingFirst("</head>", with: "\(noFavicon)<style>\n\(barStyles)\(reviewStyles)</style>\n</head>")
-    html = html.replacingFirst(
-      "Image paths are relative to this page's folder, the run folder; review with",
-      with: "Served by snapdiff serve from the run's run.json; review here, or with")
-    html = html.replacingFirst("</body>", with: "<script>\n\(tokenScript)\n\(reviewScript)\n</script>\n</body>")
-    return html
+    embedding.footer =
+      "Served by snapdiff serve from the run's run.json; review here, or with"
+      + " <code>snapdiff approve</code> and <code>snapdiff reject</code>."
+    embedding.script = tokenScript + "\n" + reviewScript
+    embedding.showsCommands = false
+    embedding.thumbnail = { snapshot, kind in
+      let path = kind == .baseline ? snapshot.baseline : snapshot.current
+      return path.map { HTMLReport.urlPath($0) + "?thumb=1" }
+    }
+    return HTMLReport.render(served, embedding: embedding)
   }
 
   /// A page for an error on a page route (unknown run, a token needed).
@@ -170,34 +177,39 @@ enum ReviewPage {
     tbody tr:hover { background: var(--bg); }
     .pages { margin-top: 12px; display: flex; gap: 12px; }
     .empty { color: var(--muted); }
+    .badge { display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: 0.85em;
+      font-weight: 600; color: #fff; background: var(--c, var(--muted)); }
+    .badge.failed { --c: var(--failed); } .badge.passed { --c: var(--passed); }
 
     """#
 
+  /// The bar's styles, on every page. Badges take their colour from `--c` (the report's
+  /// status classes set it), so that the bar's open badge never overrides a status colour.
   private static let barStyles = #"""
     .serve-bar { display: flex; align-items: center; gap: 16px; padding: 8px 24px;
       background: var(--card); border-bottom: 1px solid var(--line); flex-wrap: wrap; }
     .serve-title { flex: 1; color: var(--muted); }
     .serve-bar .token input { margin-left: 6px; padding: 3px 8px; width: 14em; border: 1px solid var(--line);
       border-radius: 6px; background: var(--bg); color: var(--fg); }
-    .badge { display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: 0.85em;
-      font-weight: 600; color: #fff; background: var(--muted); }
-    .badge.failed { background: var(--failed); } .badge.passed { background: var(--passed); }
-    .badge.open { background: var(--new, #0969da); }
+    .badge.open { --c: var(--new, #0969da); }
 
     """#
 
-  /// The review bar's styles (the report's own script keeps snapshots scrolled to below its
-  /// toolbar, however many rows the review controls make it).
+  /// The review controls' styles: buttons on cards, in the viewer and on change groups, an
+  /// error beside the control that caused it, the confirmation of a review as a toast.
   private static let reviewStyles = #"""
-    .review-message { margin: 0; padding: 8px 24px; background: var(--code); border-bottom: 1px solid var(--line); }
-    .review-message.problem { color: var(--failed); }
-    .review-actions { display: flex; flex-wrap: wrap; gap: 8px; margin: 10px 0 4px; }
-    .review-actions button { font: inherit; padding: 4px 12px; border-radius: 6px; cursor: pointer;
+    .review-message { position: fixed; bottom: 16px; left: 16px; z-index: 30; max-width: 40em;
+      margin: 0; padding: 8px 14px; border-radius: 8px; background: var(--card);
+      border: 1px solid var(--line); box-shadow: 0 4px 16px rgb(0 0 0 / 0.2); }
+    .review-actions { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+    .review-actions button, .group-actions button, .focus-actions button, .toolbar .review-actions button {
+      font: inherit; font-size: 0.88em; padding: 3px 10px; border-radius: 6px; cursor: pointer;
       border: 1px solid var(--line); background: var(--card); color: var(--fg); }
-    .review-actions button.approve { background: var(--passed); border-color: var(--passed); color: var(--on-status); }
-    .review-actions button.reject { border-color: var(--rejected); color: var(--rejected); }
-    .review-actions button:disabled { opacity: 0.5; cursor: wait; }
-    .snap.current-snap { outline: 2px solid var(--accent); outline-offset: 2px; }
+    button.approve { background: var(--passed); border-color: var(--passed); color: var(--on-status); }
+    button.reject { border-color: var(--rejected); color: var(--rejected); }
+    .review-actions button:disabled, .group-actions button:disabled, .focus-actions button:disabled {
+      opacity: 0.5; cursor: wait; }
+    .action-error { color: var(--error); font-size: 0.88em; flex-basis: 100%; overflow-wrap: anywhere; }
     .shortcuts { color: var(--muted); font-size: 0.88em; }
 
     """#
@@ -237,128 +249,225 @@ enum ReviewPage {
     })();
     """#
 
-  /// Approve, reject and same-change buttons on every snapshot with something to review, and
-  /// the keyboard: j/k next and previous, a approve, r reject, s approve the same change,
-  /// 1–5 the view modes of the current snapshot.
+  /// The review controls, added to the report through `window.snapdiffReport`: Approve and
+  /// Reject on every card with something to review and in the viewer, "Approve all N with this
+  /// change" (only for a change two or more snapshots share) and each change group's Approve
+  /// and Reject, every group action confirmed with its count. A review posts to the API and
+  /// updates the cards from its answer without reloading: their status, the counts, the
+  /// filters; the next snapshot with something to review becomes the current one (in the
+  /// viewer too) and has the focus. A refusal is shown beside the control that was used.
+  /// Keys: a approve, r reject, s approve the same change (with the report's j/k, Enter, 1–5…).
   private static let reviewScript = #"""
     (function () {
       "use strict";
+      var report = window.snapdiffReport;
       var run = document.body.dataset.run;
       var api = "/api/v1/runs/" + encodeURIComponent(run);
       var message = document.querySelector(".review-message");
-      function say(text, problem) {
+      var cards = report.cards();
+      var byKey = {};
+      cards.forEach(function (card) { byKey[card.dataset.key] = card; });
+      var timer = null;
+      function say(text) {
         message.hidden = false;
         message.textContent = text;
-        message.classList.toggle("problem", !!problem);
+        clearTimeout(timer);
+        timer = setTimeout(function () { message.hidden = true; }, 6000);
       }
-      function post(path, body, buttons) {
+      function post(path, body) {
         var headers = { "Content-Type": "application/json" };
         var token = window.snapdiffToken();
         if (token) headers.Authorization = "Bearer " + token;
-        buttons.forEach(function (b) { b.disabled = true; });
         return fetch(api + path, { method: "POST", headers: headers, body: JSON.stringify(body || {}) })
           .then(function (response) {
             return response.json().catch(function () { return {}; }).then(function (json) {
-              if (!response.ok) throw new Error((json.error && json.error.message) || response.statusText);
+              if (!response.ok) throw new Error((json.error && json.error.message) || response.status + " " + response.statusText);
               return json;
             });
-          })
-          .then(function (json) {
-            var keys = (json.snapshots || []).map(function (s) { return s.key; });
-            say(json.action + " " + keys.length + " snapshot" + (keys.length === 1 ? "" : "s") + ": "
-              + keys.join(", ") + ". Reloading…");
-            document.body.dataset.reviewed = json.action;
-            setTimeout(function () { location.reload(); }, 400);
-          })
-          .catch(function (error) {
-            say("Not done: " + error.message, true);
-            buttons.forEach(function (b) { b.disabled = false; });
-          });
+          }, function (error) { throw new Error("the server did not answer (" + error.message + ")"); });
       }
       function snapshotPath(key) { return "/snapshots/" + encodeURIComponent(key); }
-      var reviewable = ["failed", "new", "missing", "rejected"];
-      var cards = Array.prototype.slice.call(document.querySelectorAll("article.snap"));
-      cards.forEach(function (card) {
-        if (reviewable.indexOf(card.dataset.status) < 0) return;
-        var key = card.dataset.key;
-        var actions = document.createElement("div");
-        actions.className = "review-actions";
-        function button(label, className, title, action) {
-          var b = document.createElement("button");
-          b.type = "button";
-          b.className = className;
-          b.textContent = label;
-          b.title = title;
-          b.addEventListener("click", function () { action(actions.querySelectorAll("button")); });
-          actions.appendChild(b);
-          return b;
+      // The failed snapshots with the same change as `card` (itself included).
+      function sameChange(card) {
+        var change = card.dataset.change;
+        if (!change || card.dataset.status !== "failed") return [];
+        return cards.filter(function (c) { return c.dataset.change === change && c.dataset.status === "failed"; });
+      }
+
+      // Errors go beside the control that caused them, in its row of buttons.
+      function showError(row, text) {
+        var error = row.querySelector(".action-error");
+        if (!error) {
+          error = document.createElement("span");
+          error.className = "action-error";
+          error.setAttribute("role", "alert");
+          row.appendChild(error);
         }
-        button("Approve", "approve", "Make the current frame the baseline (a)", function (all) {
-          post(snapshotPath(key) + "/approve", {}, all);
+        error.textContent = "Not done: " + text;
+      }
+      function clearError(row) {
+        var error = row.querySelector(".action-error");
+        if (error) error.remove();
+      }
+
+      // UNDO HOOK (issue #16; `approve --undo` and its API are being added on branch `history`).
+      // Called after every review with the API's answer, which lists each snapshot's status
+      // before it (`snapshots[].previousStatus`). When the undo endpoint lands, show an "Undo"
+      // button in the toast here that posts it and then calls setStatus(byKey[item.key],
+      // item.previousStatus) for each item, and report.select(that card). Until then no Undo
+      // control is shown: this hook does nothing.
+      function offerUndo(result) { return result; }
+
+      function setStatus(card, status) {
+        card.dataset.status = status;
+        card.className = card.className.replace(/\bst-[a-z]+\b/, "st-" + status);
+        card.querySelector(".snap-head .badge").textContent = status;
+        addCardActions(card);
+        report.refresh(card);
+      }
+      function applied(result) {
+        var status = { approved: "approved", rejected: "rejected" }[result.action];
+        var keys = (result.snapshots || []).map(function (item) { return item.key; });
+        keys.forEach(function (key) { if (byKey[key] && status) setStatus(byKey[key], status); });
+        groupsChanged();
+        if (report.isOpen()) fillViewer(report.current());
+        say(result.action + " " + keys.length + " snapshot" + (keys.length === 1 ? "" : "s") + ": "
+          + keys.slice(0, 5).join(", ") + (keys.length > 5 ? " and " + (keys.length - 5) + " more" : "") + ".");
+        document.body.dataset.reviewed = result.action;
+        document.body.dataset.reviewedCount = String(keys.length);
+        offerUndo(result);
+        return keys;
+      }
+      // Runs a review from `button` (in `row`): on success the next snapshot to review becomes
+      // the current one, with the focus; on failure the error shows in `row`.
+      function review(button, row, path, body, card) {
+        var buttons = Array.prototype.slice.call(row.querySelectorAll("button"));
+        buttons.forEach(function (b) { b.disabled = true; });
+        clearError(row);
+        return post(path, body).then(function (result) {
+          applied(result);
+          var next = report.advance(card || report.current());
+          if (!next && document.contains(button) && !button.disabled) button.focus();
+        }, function (error) {
+          buttons.forEach(function (b) { b.disabled = false; });
+          showError(row, error.message);
+          if (document.contains(button)) button.focus();
+        });
+      }
+      function makeButton(row, label, className, title, action) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.className = className;
+        b.textContent = label;
+        b.title = title;
+        b.addEventListener("click", function (event) { event.stopPropagation(); action(b); });
+        row.appendChild(b);
+        return b;
+      }
+      function approveSame(card, button, row) {
+        var members = sameChange(card);
+        if (members.length < 2) return;
+        if (!confirm("Approve all " + members.length + " snapshots with this change?")) return;
+        review(button, row, "/approve", { sameAs: card.dataset.key }, card);
+      }
+      // A card's buttons: Approve and Reject while it has something to review.
+      function addCardActions(card) {
+        var row = card.querySelector(".review-actions");
+        if (row) row.remove();
+        if (!report.canReview(card)) return;
+        row = document.createElement("div");
+        row.className = "review-actions";
+        var key = card.dataset.key;
+        makeButton(row, "Approve", "approve", "Make the current frame the baseline (a)", function (b) {
+          review(b, row, snapshotPath(key) + "/approve", {}, card);
         });
         if (card.dataset.status !== "rejected") {
-          button("Reject", "reject", "Keep the baseline; the same change stays failed later (r)", function (all) {
-            post(snapshotPath(key) + "/reject", {}, all);
-          });
-        }
-        if (card.dataset.status === "failed") {
-          button("Approve all with this change", "same", "Approve every snapshot with the same change (s)", function (all) {
-            post("/approve", { sameAs: key }, all);
+          makeButton(row, "Reject", "reject", "Keep the baseline; the same change stays failed later (r)", function (b) {
+            review(b, row, snapshotPath(key) + "/reject", {}, card);
           });
         }
         var head = card.querySelector(".snap-head");
-        head.parentNode.insertBefore(actions, head.nextSibling);
-      });
-      var toolbar = document.querySelector(".toolbar");
-      if (toolbar) {
-        var failedCount = cards.filter(function (c) { return c.dataset.status === "failed"; }).length;
-        var hint = document.createElement("span");
-        hint.className = "shortcuts";
-        hint.textContent = "Keys: j/k next/previous · a approve · r reject · s same change · 1–5 view";
-        toolbar.appendChild(hint);
-        if (failedCount > 1) {
-          var all = document.createElement("div");
-          all.className = "review-actions";
-          var b = document.createElement("button");
-          b.type = "button";
-          b.className = "approve";
-          b.textContent = "Approve all " + failedCount + " failed";
-          b.addEventListener("click", function () {
-            if (confirm("Approve all " + failedCount + " failed snapshots of this run?")) post("/approve", { failed: true }, [b]);
+        head.parentNode.insertBefore(row, head.nextSibling);
+      }
+      cards.forEach(addCardActions);
+
+      // The viewer's buttons, for the snapshot it shows.
+      var focusRow = document.querySelector(".focus-actions");
+      function fillViewer(card) {
+        focusRow.textContent = "";
+        if (!card || !report.canReview(card)) return;
+        var key = card.dataset.key;
+        makeButton(focusRow, "Approve", "approve", "Make the current frame the baseline (a)", function (b) {
+          review(b, focusRow, snapshotPath(key) + "/approve", {}, card);
+        });
+        if (card.dataset.status !== "rejected") {
+          makeButton(focusRow, "Reject", "reject", "Keep the baseline (r)", function (b) {
+            review(b, focusRow, snapshotPath(key) + "/reject", {}, card);
           });
-          all.appendChild(b);
-          toolbar.appendChild(all);
+        }
+        var members = sameChange(card);
+        if (members.length >= 2) {
+          makeButton(focusRow, "Approve all " + members.length + " with this change", "same",
+            "Approve every snapshot with the same change (s)", function (b) { approveSame(card, b, focusRow); });
         }
       }
-      var current = -1;
-      function visible() { return cards.filter(function (c) { return c.offsetParent !== null; }); }
-      function focus(step) {
-        var shown = visible();
-        if (!shown.length) return;
-        var index = shown.indexOf(cards[current]);
-        index = index < 0 ? (step > 0 ? 0 : shown.length - 1) : Math.max(0, Math.min(shown.length - 1, index + step));
-        cards.forEach(function (c) { c.classList.remove("current-snap"); });
-        current = cards.indexOf(shown[index]);
-        shown[index].classList.add("current-snap");
-        shown[index].scrollIntoView({ block: "start" });
+      report.onOpen(fillViewer);
+
+      // Each change group: approve or reject all its snapshots, confirmed with the count.
+      function groupsChanged() {
+        Array.prototype.forEach.call(document.querySelectorAll(".change-group"), function (group) {
+          var row = group.querySelector(".group-actions");
+          var members = Array.prototype.filter.call(group.querySelectorAll(".snap"), function (c) {
+            return c.dataset.status === "failed";
+          });
+          row.textContent = "";
+          if (members.length < 2) return;
+          var n = members.length;
+          var key = members[0].dataset.key;
+          makeButton(row, "Approve these " + n, "approve", "Approve the " + n + " snapshots with this change", function (b) {
+            if (confirm("Approve all " + n + " snapshots with this change?")) review(b, row, "/approve", { sameAs: key }, members[0]);
+          });
+          makeButton(row, "Reject these " + n, "reject", "Reject the " + n + " snapshots with this change", function (b) {
+            if (confirm("Reject all " + n + " snapshots with this change?")) review(b, row, "/reject", { sameAs: key }, members[0]);
+          });
+        });
+        allFailed();
       }
+
+      var toolbar = document.querySelector(".toolbar");
+      var hint = document.createElement("span");
+      hint.className = "shortcuts";
+      hint.textContent = "Keys: j/k next/previous · Enter view · a approve · r reject · s same change · 1–5 view · Esc list";
+      toolbar.appendChild(hint);
+      var allRow = document.createElement("div");
+      allRow.className = "review-actions";
+      toolbar.appendChild(allRow);
+      function allFailed() {
+        allRow.textContent = "";
+        var failed = cards.filter(function (c) { return c.dataset.status === "failed" && report.canReview(c); });
+        if (failed.length < 2) return;
+        makeButton(allRow, "Approve all " + failed.length + " failed", "approve", "Approve every failed snapshot", function (b) {
+          if (confirm("Approve all " + failed.length + " failed snapshots of this run?")) review(b, allRow, "/approve", { failed: true }, null);
+        });
+      }
+      groupsChanged();
+
       document.addEventListener("keydown", function (event) {
         if (event.metaKey || event.ctrlKey || event.altKey) return;
         if (event.target.closest("input, textarea, select")) return;
-        var card = cards[current];
+        var card = report.current();
         var key = event.key;
-        if (key === "j") focus(1);
-        else if (key === "k") focus(-1);
-        else if (card && (key === "a" || key === "r" || key === "s")) {
-          var which = { a: ".approve", r: ".reject", s: ".same" }[key];
-          var button = card.querySelector(".review-actions " + which);
-          if (button && !button.disabled) button.click();
-        } else if (card && key >= "1" && key <= "5") {
-          var modes = card.querySelectorAll(".viewer .modes button");
-          var mode = modes[Number(key) - 1];
-          if (mode) mode.click();
-        } else return;
+        if (!card || (key !== "a" && key !== "r" && key !== "s")) return;
         event.preventDefault();
+        var row = report.isOpen() ? focusRow : card.querySelector(".review-actions");
+        if (!row) return;
+        var button = row.querySelector({ a: "button.approve", r: "button.reject", s: "button.same" }[key]);
+        if (key === "s" && !button && !report.isOpen()) {
+          // In the list the same-change action is the viewer's: confirm here with the count.
+          if (sameChange(card).length >= 2) approveSame(card, row.querySelector("button"), row);
+          return;
+        }
+        if (button && !button.disabled) button.click();
       });
     })();
     """#

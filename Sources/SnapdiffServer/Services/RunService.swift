@@ -49,7 +49,7 @@ final class RunService: Sendable {
   func list(_ query: RunQuery) throws -> RunList {
     try index.synchronize()
     let (runs, total) = try index.runs(query)
-    return RunList(runs: runs.map(RunSummary.init), total: total, limit: query.limit, offset: query.offset)
+    return RunList(runs: runs.map { RunSummary($0, page: configuration.pageLink(run: $0.id)) }, total: total, limit: query.limit, offset: query.offset)
   }
 
   /// Opens a run for a remote test runner.
@@ -154,7 +154,7 @@ final class RunService: Sendable {
       snapshots: chosen.map {
         .init(key: $0.key, previousStatus: $0.status, baseline: $0.status == .missing ? "delete" : "update")
       },
-      summary: RunSummary(try folder.load()))
+      summary: RunSummary(try folder.load(), page: configuration.pageLink(run: id)))
   }
 
   /// Rejects the selected changes of run `id`.
@@ -166,7 +166,7 @@ final class RunService: Sendable {
     return ReviewResult(
       run: id, action: "rejected", dryRun: false,
       snapshots: chosen.map { .init(key: $0.key, previousStatus: $0.status, baseline: nil) },
-      summary: RunSummary(try folder.load()))
+      summary: RunSummary(try folder.load(), page: configuration.pageLink(run: id)))
   }
 
   /// 404 for a key, glob or `sameAs` that names no snapshot; 409 when a named snapshot

@@ -89,7 +89,7 @@ public struct ServiceSnapshotChecker: Sendable {
     guard let id = run ?? OpenServiceRuns.shared.forget(openingKey(client)) else { return nil }
     let path = "/api/v1/runs/\(PercentEncoding.segment(id))/close"
     var summary = try client.decode(client.send("POST", path), as: ServiceRunSummary.self, "POST", path)
-    summary.pageURL = client.baseURL + "/runs/" + PercentEncoding.segment(id)
+    summary.pageURL = ServiceRunSummary.page(summary.links?.page, run: id, service: client.baseURL)
     return summary
   }
 
@@ -129,11 +129,24 @@ public struct ServiceRunSummary: Sendable, Decodable {
   public var counts: [String: Int]
   /// Snapshots a reviewer can act on.
   public var toReview: Int
-  /// The run's review page.
+  /// The run's review page: the service's link (absolute when it runs with `--public-url`),
+  /// else the page on the address this process posted to.
   public var pageURL: String = ""
+  var links: Links?
+
+  struct Links: Decodable {
+    var page: String?
+  }
 
   private enum CodingKeys: String, CodingKey {
-    case id, verdict, passed, snapshotCount, counts, toReview
+    case id, verdict, passed, snapshotCount, counts, toReview, links
+  }
+
+  /// A page link from the service: as it is when absolute, else on `service`; without one (an
+  /// older service), the page on `service`.
+  static func page(_ link: String?, run: String, service: String) -> String {
+    guard let link, !link.isEmpty else { return service + "/runs/" + PercentEncoding.segment(run) }
+    return link.hasPrefix("http://") || link.hasPrefix("https://") ? link : service + link
   }
 }
 
@@ -180,6 +193,8 @@ struct ServiceVerdict: Decodable {
   var baselineURL: String?
   var currentURL: String?
   var diffURL: String?
+  /// The run's review page as the service links it (absolute behind `--public-url`).
+  var pageURL: String?
 
   struct Region: Decodable {
     var x: Int
@@ -201,7 +216,7 @@ struct ServiceVerdict: Decodable {
   /// The test's verdict: passed (or recorded), or failed with a message that says what changed
   /// and where to review it.
   func verdict(run: String, service: String) -> SnapshotVerdict {
-    let page = service + "/runs/" + PercentEncoding.segment(run)
+    let page = ServiceRunSummary.page(pageURL, run: run, service: service)
     var verdict: SnapshotVerdict
     if let error {
       verdict = SnapshotVerdict(
