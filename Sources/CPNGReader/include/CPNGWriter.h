@@ -5,7 +5,10 @@
 #include <stdint.h>
 
 /*
- * A fast PNG writer for diff images, on libpng's classic write API with its own setjmp.
+ * A fast PNG writer for diff images. It writes the file itself, chunk by chunk, with zlib
+ * directly (not libpng's writer, which adds a row copy and a per-row palette check and cannot
+ * compress on two threads): the rows are cut in two halves deflated on two threads into one
+ * ordinary zlib stream (CPNGWriter.c says how).
  *
  * It keeps every pixel exact and picks the smallest format that can: an 8-bit palette (with a
  * tRNS chunk when some colour is not opaque) when the image has at most 256 colours, as diff

@@ -102,7 +102,7 @@ extension Snapdiff {
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) != 0)
         if !noCache {
           let runs = resolved.runsDirectory
-          checker.cache = BaselineCache(directory: String(runs[..<runs.lastIndex(of: "/")!]) + "/cache")
+          checker.cache = BaselineCache(directory: PathText.parent(of: runs) + "/cache")
         }
         let outcome = try checker.run(progress: progress.report)
         progress.finish()

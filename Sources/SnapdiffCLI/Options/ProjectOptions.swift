@@ -26,7 +26,7 @@ package struct ProjectOptions: ParsableArguments {
     if let configPath {
       configuration = try ProjectConfig.load(configPath)
       let absolute = FileSystem.absolute(configPath)
-      root = String(absolute[..<absolute.lastIndex(of: "/")!])
+      root = PathText.parent(of: absolute)
     }
     let baselinesPath =
       baselines.map { FileSystem.absolute($0) }

@@ -6,7 +6,7 @@ package enum LeftoverCleaning {
   /// Cleans the project's store and data folder (`runsDirectory`'s parent, or `dataDirectory`).
   package static func run(store: BaselineStore, runsDirectory: String, dataDirectory: String? = nil) {
     let runs = FileSystem.absolute(runsDirectory)
-    let data = dataDirectory.map { FileSystem.absolute($0) } ?? String(runs[..<runs.lastIndex(of: "/")!])
+    let data = dataDirectory.map { FileSystem.absolute($0) } ?? PathText.parent(of: runs)
     let cleaned = Leftovers.clean(
       store: store, runsDirectory: runs, dataFolders: [data + "/cache"], uploadsDirectory: data + "/uploads")
     guard !cleaned.paths.isEmpty else { return }

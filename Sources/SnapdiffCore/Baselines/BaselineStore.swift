@@ -174,7 +174,7 @@ public struct BaselineStore: Sendable {
   private func environmentRoot(_ environment: String) -> String { root + "/" + environment }
 
   private func prepareFolder(for path: String) throws {
-    let folder = String(path[..<path.lastIndex(of: "/")!])
+    let folder = PathText.parent(of: path)
     try confinement.createFolders(folder)
     if let environment, !FileSystem.exists(environmentRoot(environment) + "/" + Self.environmentMarker) {
       try confinement.write(

@@ -64,7 +64,7 @@ public struct Confinement: Sendable {
 
   /// Creates the folder that will hold the file at `path`, after `check`.
   public func createFolders(containing path: String) throws {
-    try createFolders(String(path[..<path.lastIndex(of: "/")!]))
+    try createFolders(PathText.parent(of: path))
   }
 
   /// Writes `bytes` to `path` atomically (`FileIO.writeAtomically`), after `check`; the folder

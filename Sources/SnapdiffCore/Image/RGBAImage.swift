@@ -3,8 +3,11 @@
 public struct RGBAImage: Sendable, Equatable {
   public let width: Int
   public let height: Int
-  /// `width * height * 4` bytes.
-  public var pixels: [UInt8]
+  /// `width * height * 4` bytes, always: the kernels trust it (they compare and index by the
+  /// dimensions), so a change of size traps at once rather than leading them astray.
+  public var pixels: [UInt8] {
+    didSet { precondition(pixels.count == width &* height &* 4, "an RGBA image needs width * height * 4 bytes") }
+  }
   /// The colour space the PNG was tagged with, when it is not sRGB (`nil`: untagged or sRGB).
   /// Comparisons convert to sRGB when two images' spaces differ.
   public var colorSpace: ColorSpaceTag?

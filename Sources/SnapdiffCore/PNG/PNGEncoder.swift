@@ -8,11 +8,12 @@ import CPNGReader
 /// try PNGEncoder(speed: .fast).write(diffImage, to: "diff.png")
 /// ```
 public struct PNGEncoder: Sendable {
-  /// How hard libpng compresses.
+  /// How hard the encoder compresses.
   public enum Speed: Sendable {
-    /// libpng's defaults: smaller files, slower.
+    /// libpng's simplified writer with its defaults: smaller files, slower.
     case compact
-    /// What diff images use, several times faster to write: zlib level 1 without row filters,
+    /// What diff images use, several times faster to write (CPNGWriter, not libpng): zlib level
+    /// 1 without row filters, on two threads,
     /// and the smallest exact format (an 8-bit palette when there are at most 256 colours, as in
     /// a diff image; else RGB when every pixel is opaque; else RGBA). The file decodes to exactly
     /// the same RGBA pixels whichever format it has.
@@ -41,7 +42,6 @@ public struct PNGEncoder: Sendable {
     description.width = UInt32(image.width)
     description.height = UInt32(image.height)
     description.format = CLIBPNG_FORMAT_RGBA
-    description.flags = speed == .fast ? UInt32(PNG_IMAGE_FLAG_FAST) : 0
     var capacity = Int(clibpng_image_png_size_max(&description))
     var output = [UInt8](repeating: 0, count: capacity)
     let succeeded = output.withUnsafeMutableBytes { destination in

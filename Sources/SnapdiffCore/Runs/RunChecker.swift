@@ -107,6 +107,7 @@ public struct RunChecker: Sendable {
       let work: [(key: SnapshotKey, current: String?)] =
         currentFrames.map { ($0.key, $0.path) } + missingKeys.map { ($0, nil) }
       let results = ResultSlots<SnapshotRecord>(count: work.count)
+      let progressCalls = DispatchQueue(label: "snapdiff.check.progress")
       let next = Counter()
       let done = Counter()
       DispatchQueue.concurrentPerform(iterations: min(jobs, max(work.count, 1))) { _ in
@@ -115,7 +116,8 @@ public struct RunChecker: Sendable {
           let record = check(item.key, currentPath: item.current, folder: folder)
           results.set(index, record)
           let finished = done.increment()
-          progress?(finished, work.count, item.key.rawValue)
+          // One call at a time, as documented: the callback may print or keep state.
+          if let progress { progressCalls.sync { progress(finished, work.count, item.key.rawValue) } }
         }
       }
 

@@ -67,7 +67,7 @@ public struct RunFolder: Sendable {
 
   /// Points `<runsDirectory>/last` at this run.
   public func markAsLast() throws {
-    let runs = String(path[..<path.lastIndex(of: "/")!])
+    let runs = PathText.parent(of: path)
     try FileSystem.replaceSymbolicLink(at: runs + "/last", pointingTo: id)
   }
 

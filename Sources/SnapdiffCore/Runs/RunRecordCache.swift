@@ -17,11 +17,9 @@ final class RunRecordCache: @unchecked Sendable {
   private let capacity = 8
   private var entries: [String: (identity: FileIdentity, record: RunRecord, used: UInt64)] = [:]
   private var clock: UInt64 = 0
-  private var mutex = pthread_mutex_t()
+  private let lock = Lock()
 
-  private init() {
-    pthread_mutex_init(&mutex, nil)
-  }
+  private init() {}
 
   /// The record at `path`: the cached one while the file is unchanged, else decoded by `read`.
   func record(at path: String, read: () throws -> RunRecord) throws -> RunRecord {
@@ -57,9 +55,7 @@ final class RunRecordCache: @unchecked Sendable {
   }
 
   private func withLock<T>(_ body: () -> T) -> T {
-    pthread_mutex_lock(&mutex)
-    defer { pthread_mutex_unlock(&mutex) }
-    return body()
+    lock.withLock(body)
   }
 }
 

@@ -10,7 +10,7 @@ public enum RunReports {
   /// Writes reg-cli's `reg.json` for the run to `path`, its folders relative to the file.
   public static func writeRegJSON(_ record: RunRecord, folder: RunFolder, to path: String) throws {
     let absolute = FileSystem.absolute(path)
-    let directory = String(absolute[..<absolute.lastIndex(of: "/")!])
+    let directory = PathText.parent(of: absolute)
     let json = RegJSONReport.render(record) { relative in
       FileSystem.relativePath(from: directory, to: folder.resolve(relative))
     }

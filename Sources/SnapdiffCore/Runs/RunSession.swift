@@ -125,7 +125,7 @@ public struct RunSession: Sendable {
       try confinement.remove(base + ".snapdiff.json")
     }
     let checker = RunChecker(
-      currentDirectory: incoming, store: store, runsDirectory: String(folder.path[..<folder.path.lastIndex(of: "/")!]),
+      currentDirectory: incoming, store: store, runsDirectory: PathText.parent(of: folder.path),
       options: options, config: config, recordMode: recordMode, jobs: 1, decoder: decoder)
     let snapshot = checker.check(key, currentPath: framePath, folder: folder)
     _ = try folder.update { record in

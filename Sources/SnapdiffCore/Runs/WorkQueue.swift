@@ -9,43 +9,39 @@ import Dispatch
 /// A thread-safe counter that hands out indices to workers.
 final class Counter: @unchecked Sendable {
   private var value = 0
-  private let lock = DispatchSemaphore(value: 1)
+  private let lock = Lock()
 
   /// The next index below `limit`, or `nil` when all are taken.
   func take(below limit: Int) -> Int? {
-    lock.wait()
-    defer { lock.signal() }
-    guard value < limit else { return nil }
-    value += 1
-    return value - 1
+    lock.withLock {
+      guard value < limit else { return nil }
+      value += 1
+      return value - 1
+    }
   }
 
   /// Adds one and returns the new value.
   func increment() -> Int {
-    lock.wait()
-    defer { lock.signal() }
-    value += 1
-    return value
+    lock.withLock {
+      value += 1
+      return value
+    }
   }
 }
 
 /// Results written by index from several threads.
 final class ResultSlots<Value>: @unchecked Sendable {
   private var slots: [Value?]
-  private let lock = DispatchSemaphore(value: 1)
+  private let lock = Lock()
 
   init(count: Int) { slots = Array(repeating: nil, count: count) }
 
   func set(_ index: Int, _ value: Value) {
-    lock.wait()
-    slots[index] = value
-    lock.signal()
+    lock.withLock { slots[index] = value }
   }
 
   func values() -> [Value] {
-    lock.wait()
-    defer { lock.signal() }
-    return slots.compactMap { $0 }
+    lock.withLock { slots.compactMap { $0 } }
   }
 }
 

@@ -107,21 +107,17 @@ final class ServiceClient: Sendable {
 
   /// The data task's result, handed from URLSession's queue to the waiting caller.
   private final class Outcome: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var data: Data?
     private var response: URLResponse?
     private var error: (any Error)?
 
     func set(data: Data?, response: URLResponse?, error: (any Error)?) {
-      lock.lock()
-      defer { lock.unlock() }
-      (self.data, self.response, self.error) = (data, response, error)
+      lock.withLock { (self.data, self.response, self.error) = (data, response, error) }
     }
 
     func get() -> (Data?, URLResponse?, (any Error)?) {
-      lock.lock()
-      defer { lock.unlock() }
-      return (data, response, error)
+      lock.withLock { (data, response, error) }
     }
   }
 }

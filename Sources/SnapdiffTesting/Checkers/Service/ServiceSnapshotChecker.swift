@@ -154,24 +154,22 @@ public struct ServiceRunSummary: Sendable, Decodable {
 /// many checkers and threads post to it.
 final class OpenServiceRuns: @unchecked Sendable {
   static let shared = OpenServiceRuns()
-  private let lock = NSLock()
+  private let lock = Lock()
   private var ids: [String: String] = [:]
 
   /// The run for `key`, opening it with `open` (under the lock, so two threads never open two).
   func id(for key: String, open: () throws(ServiceError) -> String) throws(ServiceError) -> String {
-    lock.lock()
-    defer { lock.unlock() }
-    if let id = ids[key] { return id }
-    let id = try open()
-    ids[key] = id
-    return id
+    try lock.withLock { () throws(ServiceError) -> String in
+      if let id = ids[key] { return id }
+      let id = try open()
+      ids[key] = id
+      return id
+    }
   }
 
   /// Removes and returns the run for `key`.
   func forget(_ key: String) -> String? {
-    lock.lock()
-    defer { lock.unlock() }
-    return ids.removeValue(forKey: key)
+    lock.withLock { ids.removeValue(forKey: key) }
   }
 }
 
