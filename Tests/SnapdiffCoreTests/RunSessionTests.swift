@@ -62,7 +62,7 @@ struct RunSessionTests {
       changed[x: 1, y: 1] = RGBAColor(red: 0, green: 0, blue: 0)
       for key in ["status/Home", "other/Home"] { try store.write(try PNGEncoder().encode(white), for: SnapshotKey(key)) }
       var config = ProjectConfig()
-      config.ignore = [.init(keys: "status/*", regions: [.init(PixelRect(x: 0, y: 0, width: 8, height: 2))])]
+      config.ignore = [.init(keys: "status/*", regions: [PixelRect(x: 0, y: 0, width: 8, height: 2)])]
 
       let session = try RunSession.open(runsDirectory: folder + "/runs", store: store, config: config)
       let masked = try session.submit(key: "status/Home", png: PNGEncoder().encode(changed))

@@ -148,7 +148,7 @@ struct TestAPIWithoutEngineTests {
     #expect(controller.verdicts.map(\.status) == [.recorded, .passed, .failed])
     #expect(failures.count == 1)
     let message = try #require(failures.first)
-    #expect(message.hasPrefix("Snapshot 'Home - test_home/Home' does not match its baseline on the service: 750 of 6,000 pixels differ (12.5%) in 50×15 at (5, 70)"), "\(message)")
+    #expect(message.hasPrefix("Snapshot 'Home - test_home/Home' does not match its baseline on the service: 750 of 6,000 pixels differ (12.5%) in 1 area: 50×15 at (5, 70)"), "\(message)")
     #expect(message.contains("review:   \(server.url)/runs/"), "\(message)")
 
     // A frame that is a tree alone is rendered by the service.

@@ -115,16 +115,10 @@ extension Snapdiff {
       } else {
         let word = outcome.passed ? "PASS " : "FAIL "
         var line = word + " "
-        if !result.sizesMatch {
-          line += "sizes differ: baseline \(result.baselineSize), current \(result.currentSize); "
-        }
-        line +=
-          "\(ReportFormat.count(result.differentPixels)) of \(ReportFormat.count(result.totalPixels)) pixels differ (\(ReportFormat.percent(result.differentRatio)))"
-        if !result.regions.isEmpty {
-          let shown = result.regions.prefix(3).map(\.description).joined(separator: ", ")
-          let more = result.regions.count > 3 ? ", …" : ""
-          line += " in \(result.regions.count) \(result.regions.count == 1 ? "area" : "areas"): \(shown)\(more)"
-        }
+        line += DifferenceWording.sentence(
+          differentPixels: result.differentPixels, totalPixels: result.totalPixels,
+          differentRatio: result.differentRatio, regions: result.regions,
+          baselineSize: result.baselineSize, currentSize: result.currentSize)
         var notCounted: [String] = []
         if result.antialiasedPixels > 0 {
           notCounted.append("\(ReportFormat.count(result.antialiasedPixels)) anti-aliased")

@@ -14,7 +14,7 @@ extension SnapshotSettings {
     if let includeAA { result.includeAA = includeAA }
     if let maxDiffPixels { result.maxDiffPixels = maxDiffPixels }
     if let maxDiffRatio { result.maxDiffRatio = maxDiffRatio }
-    result.ignoreRegions += (ignoreRegions ?? []).map(\.rect)
+    result.ignoreRegions += (ignoreRegions ?? [])
     if let matchLevel { result.matchLevel = matchLevel }
     if let deltaE { result.deltaE = deltaE }
     return result

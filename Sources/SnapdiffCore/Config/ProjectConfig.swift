@@ -75,6 +75,6 @@ public struct ProjectConfig: Sendable, Codable, Equatable {
 
   /// The ignore regions that apply to `key`.
   public func ignoreRegions(for key: SnapshotKey) -> [PixelRect] {
-    (ignore ?? []).filter { key.matches(glob: $0.keys) }.flatMap { $0.regions.map(\.rect) }
+    (ignore ?? []).filter { key.matches(glob: $0.keys) }.flatMap { $0.regions }
   }
 }

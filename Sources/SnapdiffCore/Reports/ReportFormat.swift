@@ -22,18 +22,11 @@ public enum ReportFormat {
   /// The comparison in one sentence, as `snapdiff compare` says it: `17,143 of 329,160 pixels
   /// differ (5.208%) in 3 areas`, with the sizes when they differ.
   static func figures(_ snapshot: SnapshotRecord) -> String {
-    var text =
-      "\(count(snapshot.differentPixels)) of \(count(snapshot.totalPixels)) pixels differ"
-      + " (\(percent(snapshot.differentRatio)))"
-    if !snapshot.regions.isEmpty {
-      text += " in " + plural(snapshot.regions.count, "area", "areas")
-    }
-    if let baseline = snapshot.baselineSize, let current = snapshot.currentSize,
-      baseline != current
-    {
-      text += "; sizes differ: baseline \(size(baseline)), current \(size(current))"
-    }
-    return text
+    DifferenceWording.sentence(
+      differentPixels: snapshot.differentPixels, totalPixels: snapshot.totalPixels,
+      differentRatio: snapshot.differentRatio, regions: snapshot.regions,
+      baselineSize: snapshot.baselineSize, currentSize: snapshot.currentSize,
+      regionsShown: 0)
   }
 
   /// What was not counted: `140 anti-aliased, 12 ignored`, or `nil` when nothing was left out.

@@ -366,9 +366,9 @@ extension SnapshotRecord {
     ignoredPixels = result.ignoredPixels
     totalPixels = result.totalPixels
     differentRatio = result.differentRatio
-    regions = result.regions.map { Region(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-    baselineSize = Size(width: result.baselineSize.width, height: result.baselineSize.height)
-    currentSize = Size(width: result.currentSize.width, height: result.currentSize.height)
+    regions = result.regions
+    baselineSize = result.baselineSize
+    currentSize = result.currentSize
     changeHash = result.changeHash
     colorConversion = result.colorConversion?.sentence
   }

@@ -107,20 +107,8 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
     previouslyRejected = false
   }
 
-  /// A rectangle in pixels.
-  public struct Region: Sendable, Codable, Equatable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    public init(x: Int, y: Int, width: Int, height: Int) {
-      self.x = x
-      self.y = y
-      self.width = width
-      self.height = height
-    }
-  }
+  /// A rectangle in pixels: snapdiff's one rectangle.
+  public typealias Region = PixelRect
 
   /// One layout change, as `run.json` keeps it.
   public struct LayoutChange: Sendable, Codable, Equatable {
@@ -147,15 +135,7 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   }
 
   /// An image size in pixels.
-  public struct Size: Sendable, Codable, Equatable {
-    public var width: Int
-    public var height: Int
-
-    public init(width: Int, height: Int) {
-      self.width = width
-      self.height = height
-    }
-  }
+  public typealias Size = PixelSize
 }
 
 extension RunRecord {

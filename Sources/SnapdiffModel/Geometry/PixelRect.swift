@@ -1,5 +1,7 @@
-/// A rectangle in pixels: `x`, `y` of its top-left corner, `width` and `height`.
-public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
+/// A rectangle in pixels: `x`, `y` of its top-left corner, `width` and `height`. The one
+/// rectangle of snapdiff: the engine's regions, `run.json`'s, settings files' and the API's
+/// (`{"x", "y", "width", "height"}` in JSON, any other field refused).
+public struct PixelRect: Sendable, Hashable, Codable, CustomStringConvertible {
   public var x: Int
   public var y: Int
   public var width: Int
@@ -22,6 +24,17 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
       values.append(value)
     }
     self.init(x: values[0], y: values[1], width: values[2], height: values[3])
+  }
+
+  enum CodingKeys: String, CodingKey, CaseIterable { case x, y, width, height }
+
+  public init(from decoder: any Decoder) throws {
+    try decoder.refuseUnknownFields(CodingKeys.self)
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    x = try container.decode(Int.self, forKey: .x)
+    y = try container.decode(Int.self, forKey: .y)
+    width = try container.decode(Int.self, forKey: .width)
+    height = try container.decode(Int.self, forKey: .height)
   }
 
   public var maxX: Int { x + width }
@@ -61,8 +74,8 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
   public var description: String { "\(width)×\(height) at (\(x), \(y))" }
 }
 
-/// The size of an image in pixels.
-public struct PixelSize: Sendable, Hashable, CustomStringConvertible {
+/// The size of an image in pixels (`{"width", "height"}` in JSON).
+public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
   public var width: Int
   public var height: Int
 

@@ -28,25 +28,30 @@ public enum DifferenceWording {
     return text + "%"
   }
 
-  /// The figures in one sentence: the count and share of differing pixels, the first
-  /// `regionsShown` areas, and the sizes when they differ.
+  /// The figures in one sentence, as `snapdiff compare` prints them: the sizes when they
+  /// differ, the count and share of differing pixels, and the first `regionsShown` areas (0:
+  /// only how many, for a report that draws them).
   ///
   /// ```swift
   /// DifferenceWording.sentence(differentPixels: 147, totalPixels: 329_160, differentRatio: 0.000447,
   ///                            regions: [PixelRect(x: 4, y: 2, width: 40, height: 16)])
-  /// // "147 of 329,160 pixels differ (0.045%) in 40×16 at (4, 2)"
+  /// // "147 of 329,160 pixels differ (0.045%) in 1 area: 40×16 at (4, 2)"
   /// ```
   public static func sentence(
     differentPixels: Int, totalPixels: Int, differentRatio: Double, regions: [PixelRect] = [],
     baselineSize: PixelSize? = nil, currentSize: PixelSize? = nil, regionsShown: Int = 3
   ) -> String {
-    var text = "\(count(differentPixels)) of \(count(totalPixels)) pixels differ (\(percent(differentRatio)))"
-    if !regions.isEmpty {
-      text += " in " + regions.prefix(regionsShown).map(\.description).joined(separator: ", ")
-      if regions.count > regionsShown { text += " and \(regions.count - regionsShown) more" }
-    }
+    var text = ""
     if let baselineSize, let currentSize, baselineSize != currentSize {
-      text += "; sizes differ: baseline \(baselineSize), current \(currentSize)"
+      text += "sizes differ: baseline \(baselineSize), current \(currentSize); "
+    }
+    text += "\(count(differentPixels)) of \(count(totalPixels)) pixels differ (\(percent(differentRatio)))"
+    if !regions.isEmpty {
+      text += " in \(count(regions.count)) \(regions.count == 1 ? "area" : "areas")"
+      if regionsShown > 0 {
+        text += ": " + regions.prefix(regionsShown).map(\.description).joined(separator: ", ")
+        if regions.count > regionsShown { text += ", …" }
+      }
     }
     return text
   }

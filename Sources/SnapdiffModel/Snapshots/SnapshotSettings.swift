@@ -67,31 +67,6 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
     self.deltaE = deltaE
   }
 
-  /// A rectangle in pixels, as JSON writes it.
-  public struct Region: Sendable, Codable, Equatable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
-
-    enum CodingKeys: String, CodingKey, CaseIterable { case x, y, width, height }
-
-    public init(from decoder: any Decoder) throws {
-      try decoder.refuseUnknownFields(CodingKeys.self)
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      x = try container.decode(Int.self, forKey: .x)
-      y = try container.decode(Int.self, forKey: .y)
-      width = try container.decode(Int.self, forKey: .width)
-      height = try container.decode(Int.self, forKey: .height)
-    }
-
-    public init(_ rect: PixelRect) {
-      x = rect.x
-      y = rect.y
-      width = rect.width
-      height = rect.height
-    }
-
-    public var rect: PixelRect { PixelRect(x: x, y: y, width: width, height: height) }
-  }
+  /// A rectangle of `ignoreRegions`: snapdiff's one rectangle.
+  public typealias Region = PixelRect
 }

@@ -86,7 +86,7 @@ public struct SnapshotMasks: Sendable, Equatable {
   /// As the `settings` a frame carries to `snapdiff check` and the service.
   public var settings: SnapshotSettings {
     SnapshotSettings(
-      ignoreRegions: regions.isEmpty ? nil : regions.map(SnapshotSettings.Region.init),
+      ignoreRegions: regions.isEmpty ? nil : regions,
       ignoreElements: selectors.isEmpty ? nil : selectors)
   }
 }

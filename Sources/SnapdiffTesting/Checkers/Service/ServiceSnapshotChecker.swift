@@ -58,7 +58,7 @@ public struct ServiceSnapshotChecker: Sendable {
     var settings = self.settings
     if !masks.selectors.isEmpty { settings.ignoreElements = (settings.ignoreElements ?? []) + masks.selectors }
     if !masks.regions.isEmpty {
-      settings.ignoreRegions = (settings.ignoreRegions ?? []) + masks.regions.map(SnapshotSettings.Region.init)
+      settings.ignoreRegions = (settings.ignoreRegions ?? []) + masks.regions
     }
     if settings != SnapshotSettings() {
       body.add(name: "settings", contentType: "application/json", try JSONEncoder().encode(settings))
@@ -181,9 +181,9 @@ struct ServiceVerdict: Decodable {
   var differentPixels: Int
   var totalPixels: Int
   var differentRatio: Double
-  var regions: [Region]
-  var baselineSize: Size?
-  var currentSize: Size?
+  var regions: [PixelRect]
+  var baselineSize: PixelSize?
+  var currentSize: PixelSize?
   var recorded: Bool
   var layout: [LayoutChange]?
   var unmatchedSelectors: [String]?
@@ -193,18 +193,6 @@ struct ServiceVerdict: Decodable {
   var diffURL: String?
   /// The run's review page as the service links it (absolute behind `--public-url`).
   var pageURL: String?
-
-  struct Region: Decodable {
-    var x: Int
-    var y: Int
-    var width: Int
-    var height: Int
-  }
-
-  struct Size: Decodable {
-    var width: Int
-    var height: Int
-  }
 
   struct LayoutChange: Decodable {
     /// The change in words: `button 'loginButton' moved 8 pt down`.
@@ -233,9 +221,7 @@ struct ServiceVerdict: Decodable {
         "Snapshot '\(key)' does not match its baseline on the service: "
           + DifferenceWording.sentence(
             differentPixels: differentPixels, totalPixels: totalPixels, differentRatio: differentRatio,
-            regions: regions.map { PixelRect(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
-            baselineSize: baselineSize.map { PixelSize(width: $0.width, height: $0.height) },
-            currentSize: currentSize.map { PixelSize(width: $0.width, height: $0.height) })
+            regions: regions, baselineSize: baselineSize, currentSize: currentSize)
       ]
       let layout = (layout ?? []).map(\.description)
       if !layout.isEmpty { lines.append("  layout: " + layout.joined(separator: "; ")) }
