@@ -85,12 +85,26 @@ public struct BaselineStore: Sendable {
   /// Writes `png` as the baseline of `key`, atomically, with its element tree beside it (an
   /// old tree is removed when the new frame has none).
   public func write(_ png: [UInt8], tree: ElementTree? = nil, for key: SnapshotKey) throws {
+    try replace(png, tree: tree, for: key)
+  }
+
+  /// A baseline's bytes and its tree's bytes, as a replacement or removal found them.
+  public struct Previous: Sendable {
+    public var png: [UInt8]?
+    public var tree: [UInt8]?
+  }
+
+  /// `write`, returning what was at the write path before (read under the same lock, so no
+  /// other writer's baseline comes between): what an approval logs as the old baseline.
+  @discardableResult
+  public func replace(_ png: [UInt8], tree: ElementTree? = nil, for key: SnapshotKey) throws -> Previous {
     let path = writePath(for: key)
     let treePath = writePath(for: key, suffix: ".tree.json")
     let treeBytes = try tree?.encoded()
-    try withLock {
+    return try withLock {
       try confinement.check(path)
       try confinement.check(treePath)
+      let previous = try Previous(png: readIfFile(path), tree: readIfFile(treePath))
       try prepareFolder(for: path)
       try confinement.write(png, to: path)
       if let treeBytes {
@@ -98,19 +112,32 @@ public struct BaselineStore: Sendable {
       } else {
         try confinement.remove(treePath)
       }
+      return previous
     }
   }
 
-  /// Deletes the baseline of `key` at `location` (and its sidecar files).
-  public func remove(_ location: Location) throws {
+  /// Deletes the baseline of `key` at `location` (and its sidecar files); returns the baseline
+  /// and tree it removed.
+  @discardableResult
+  /// With `keepingSettings`, its settings and rejected changes stay (an undo that removes a
+  /// baseline the approval created).
+  public func remove(_ location: Location, keepingSettings: Bool = false) throws -> Previous {
     try withLock {
-      let paths = [location.path] + [".snapdiff.json", ".tree.json", ".rejected.json"].map {
+      let sidecars = keepingSettings ? [".tree.json"] : [".snapdiff.json", ".tree.json", ".rejected.json"]
+      let paths = [location.path] + sidecars.map {
         sidecarPath(of: location, suffix: $0)
       }
       // All checked before the first is removed: a refusal leaves the snapshot whole.
       for path in paths { try confinement.check(path) }
+      let previous = try Previous(
+        png: readIfFile(location.path), tree: readIfFile(sidecarPath(of: location, suffix: ".tree.json")))
       for path in paths { try confinement.remove(path) }
+      return previous
     }
+  }
+
+  private func readIfFile(_ path: String) throws -> [UInt8]? {
+    FileSystem.isFile(path) ? try FileIO.read(path) : nil
   }
 
   /// Every baseline key in the root (environment folders left out), or in one environment.

@@ -76,9 +76,9 @@ extension HTMLReport {
   /// if recorded, is the same image), a passed one its baseline alone, lazily; otherwise the
   /// images there are stand side by side.
   private static func viewer(_ snapshot: SnapshotRecord) -> String {
-    var baseline = snapshot.baseline
-    var current = snapshot.current
-    var diff = snapshot.diff
+    var baseline = snapshot.baselineImage
+    var current = snapshot.currentImage
+    var diff = snapshot.diffImage
     switch snapshot.status {
     case .new: baseline = nil
     case .passed:
@@ -173,7 +173,7 @@ extension HTMLReport {
       html += "</div>\n"
     }
     let files = [
-      ("baseline", snapshot.baseline), ("current", snapshot.current), ("diff", snapshot.diff),
+      ("baseline", snapshot.baselineImage), ("current", snapshot.currentImage), ("diff", snapshot.diffImage),
     ]
     .compactMap { label, path in path.map { (label, $0) } }
     if !files.isEmpty && snapshot.status != .passed {

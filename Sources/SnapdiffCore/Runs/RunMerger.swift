@@ -45,11 +45,15 @@ public struct RunMerger: Sendable {
     let missingKeys = Set(baselineKeys).subtracting(keys).sorted()
 
     let (folder, createdAt) = try RunFolder.create(in: runsDirectory)
-    return try FileLock.withLock(folder.path + "/.lock") {
+    let images = RunImages(folder: folder, blobs: BlobStore.beside(runsDirectory: runsDirectory))
+    return try FileLock.withLock(folder.path + "/.lock") { try images.blobs.whileAdding {
       var snapshots: [SnapshotRecord] = []
       for (record, part) in zip(records, parts) {
         try copyImages(from: part, to: folder)
         for var snapshot in record.snapshots {
+          // The images the part compared, into this blob store (a part from another machine
+          // brings them in its images/ folder) and linked into the merged run.
+          for hash in RunImages.hashes(of: snapshot) { try adopt(hash, from: part, into: images) }
           // The baseline as this store has it (a part may come from another machine).
           let baseline = try store.locate(SnapshotKey(snapshot.key))
           snapshot.baseline = baseline.map { folder.relative($0.path) }
@@ -74,7 +78,23 @@ public struct RunMerger: Sendable {
       try RunReports.write(record, to: folder)
       try folder.markAsLast()
       return RunChecker.Outcome(record: record, folder: folder)
+    } }
+  }
+
+  /// Blob `hash` of a part: already in the blob store, or read from the part's `images/`
+  /// (checked to hash to its name), then linked into the merged run.
+  private func adopt(_ hash: String, from part: RunFolder, into images: RunImages) throws {
+    guard BlobStore.isHash(hash) else { throw RunError("\(part.recordPath): '\(hash)' is not an image hash") }
+    if !images.blobs.contains(hash) {
+      let source = part.path + "/" + RunImages.relativePath(of: hash)
+      try part.confinement.check(source)
+      let bytes = try FileIO.read(source)
+      guard SHA256.hex(bytes) == hash else {
+        throw RunError("\(source): its bytes do not hash to its name: the part's images are damaged")
+      }
+      try images.blobs.put(bytes)
     }
+    try images.link(hash)
   }
 
   /// The parts make one run: each partial and closed, one environment and record mode, and

@@ -69,6 +69,14 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   public var current: String?
   /// The diff image in the run folder, when the snapshot failed.
   public var diff: String?
+  /// The SHA-256 of the baseline's bytes as this run compared them: the blob in the blob
+  /// store, and `images/<hash>.png` in the run folder. It stays true after an approval
+  /// replaces the baseline in the store (`RunImages`).
+  public var baselineHash: String?
+  /// The SHA-256 of the current frame's PNG (a tree-only frame: its rendering).
+  public var currentHash: String?
+  /// The SHA-256 of the diff image.
+  public var diffHash: String?
   public var baselineSize: Size?
   public var currentSize: Size?
   /// A hash of the change (differing positions and their colours in both images): equal hashes

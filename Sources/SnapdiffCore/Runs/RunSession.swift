@@ -125,22 +125,25 @@ public struct RunSession: Sendable {
       try confinement.remove(base + ".snapdiff.json")
     }
     let checker = RunChecker(
-      currentDirectory: incoming, store: store, runsDirectory: String(folder.path[..<folder.path.lastIndex(of: "/")!]),
+      currentDirectory: incoming, store: store, runsDirectory: runsDirectory,
       options: options, config: config, recordMode: recordMode, jobs: 1, decoder: decoder)
-    let snapshot = checker.check(key, currentPath: framePath, folder: folder)
-    _ = try folder.update { record in
-      // Closed since it was read: the verdict is not recorded.
-      guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
-      // Again under the lock: a colliding key may have arrived since.
-      try Self.checkNoCollision(key, in: record)
-      // By bytes: NFC and NFD spellings of a name are two keys (two files).
-      record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
-      record.snapshots.append(snapshot)
-      record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
+    // The blobs the comparison keeps stay uncollected until run.json references them.
+    return try checker.blobs.whileAdding {
+      let snapshot = checker.check(key, currentPath: framePath, folder: folder)
+      _ = try folder.update { record in
+        // Closed since it was read: the verdict is not recorded.
+        guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
+        // Again under the lock: a colliding key may have arrived since.
+        try Self.checkNoCollision(key, in: record)
+        // By bytes: NFC and NFD spellings of a name are two keys (two files).
+        record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
+        record.snapshots.append(snapshot)
+        record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
+      }
+      // The reports (index.html, JUnit) are written at `close`: rendering them for every frame
+      // made a run of n frames cost n² (the service's page shows an open run live).
+      return snapshot
     }
-    // The reports (index.html, JUnit) are written at `close`: rendering them for every frame
-    // made a run of n frames cost n² (the service's page shows an open run live).
-    return snapshot
   }
 
   /// Records that the test skipped `key` (a page that may not take snapshots, or has no shooter),
@@ -166,13 +169,19 @@ public struct RunSession: Sendable {
     try Self.checkNoCollision(key, in: current)
     var snapshot = SnapshotRecord(key: key.rawValue, status: .skipped)
     snapshot.skipReason = reason
-    snapshot.baseline = try store.locate(key).map { folder.relative($0.path) }
-    _ = try folder.update { record in
-      guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
-      try Self.checkNoCollision(key, in: record)
-      record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
-      record.snapshots.append(snapshot)
-      record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
+    let blobs = BlobStore.beside(runsDirectory: runsDirectory)
+    try blobs.whileAdding {
+      if let baseline = try store.locate(key) {
+        snapshot.baseline = folder.relative(baseline.path)
+        snapshot.baselineHash = try RunImages(folder: folder, blobs: blobs).keep(FileIO.read(baseline.path))
+      }
+      _ = try folder.update { record in
+        guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
+        try Self.checkNoCollision(key, in: record)
+        record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
+        record.snapshots.append(snapshot)
+        record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
+      }
     }
     let base = incoming + "/" + key.relativePath(suffix: "")
     for suffix in [".png", ".tree.json", ".snapdiff.json"] { try folder.confinement.remove(base + suffix) }
@@ -189,6 +198,9 @@ public struct RunSession: Sendable {
     let others = record.snapshots.compactMap { try? SnapshotKey($0.key) }.filter { $0 != key }
     try SnapshotKey.checkNoCollisions(others + [key], involving: key)
   }
+
+  /// The folder that holds this run's folder.
+  var runsDirectory: String { String(folder.path[..<folder.path.lastIndex(of: "/")!]) }
 
   /// Closes the run: no more snapshots; the reports are written and the run becomes `last`.
   @discardableResult

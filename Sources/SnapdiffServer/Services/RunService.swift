@@ -115,11 +115,15 @@ final class RunService: Sendable {
     return record
   }
 
+  /// Who the approval log names for an approval through the service: the caller as the
+  /// service knows it (its token, or this machine when there is none).
+  var caller: String { configuration.token == nil ? "service (local)" : "service (token)" }
+
   /// Approves (or, with `dryRun`, lists) the selected snapshots of run `id`.
   func approve(run id: String, selection: Review.Selection, dryRun: Bool) throws -> ReviewResult {
     let (folder, record) = try record(id)
     try check(selection, in: record)
-    let chosen = try Review(folder: folder).approve(selection, dryRun: dryRun)
+    let chosen = try Review(folder: folder, user: caller).approve(selection, dryRun: dryRun)
     if !dryRun { try index.refresh(folder) }
     return ReviewResult(
       run: id, action: dryRun ? "wouldApprove" : "approved", dryRun: dryRun,
@@ -163,12 +167,35 @@ final class RunService: Sendable {
     }
   }
 
-  /// The file of one of a snapshot's images, checked to lie inside the baseline store (for the
-  /// baseline) or inside the run folder (current frame copies and diff images).
+  /// The file of one of a snapshot's images: the image the run compared, by the hash `run.json`
+  /// records (the run folder's `images/<hash>.png`, or the blob); for runs recorded before
+  /// hashes, the record's path, checked to lie inside the baseline store (for the baseline) or
+  /// inside the run folder (current frame copies and diff images).
   func image(run id: String, key: String, kind: ImageKind) throws -> String {
     let (folder, record) = try record(id)
     guard let snapshot = record.snapshots.first(where: { $0.key == key }) else {
       throw APIError.notFound("no snapshot '\(key)' in run \(id)")
+    }
+    // The image as the run compared it, kept by hash: the run folder's link, else the blob.
+    let hash: String? =
+      switch kind {
+      case .baseline: snapshot.baselineHash
+      case .current: snapshot.currentHash
+      case .diff: snapshot.diffHash
+      }
+    if let hash {
+      guard BlobStore.isHash(hash) else {
+        throw APIError.notFound("the \(kind.rawValue) image of '\(key)' has no valid hash in run \(id)")
+      }
+      let blobs = BlobStore.beside(runsDirectory: configuration.runsDirectory)
+      for (path, root) in [(folder.path + "/" + RunImages.relativePath(of: hash), folder.path), (blobs.path(of: hash), blobs.root)] {
+        if let real = FileSystem.resolved(path), FileSystem.isFile(real),
+          let realRoot = FileSystem.resolved(root), real.hasPrefix(realRoot + "/")
+        {
+          return real
+        }
+      }
+      throw APIError.notFound("the \(kind.rawValue) image of '\(key)' is no longer kept (run \(id))")
     }
     let relative: String?
     let allowedRoots: [String]
