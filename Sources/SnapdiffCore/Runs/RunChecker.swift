@@ -95,10 +95,8 @@ public struct RunChecker: Sendable {
     for key in currentKeys { try store.checkConfined(key) }
     let currentSet = Set(currentKeys)
     let skipped = try Self.skips(in: currentDirectory).filter { isSelected($0.key) && !currentSet.contains($0.key) }
-    var baselineKeys = try store.keys()
-    if let environment = store.environment { baselineKeys += try store.keys(inEnvironment: environment) }
     let missingKeys =
-      isComplete ? Set(baselineKeys).subtracting(currentSet).subtracting(skipped.map(\.key)).sorted() : []
+      isComplete ? try MissingBaselines.keys(in: store, received: currentSet.union(skipped.map(\.key))) : []
 
     let (folder, createdAt) = try RunFolder.create(in: runsDirectory)
     // Held until run.json is written: `Leftovers.clean` leaves a folder whose lock is held

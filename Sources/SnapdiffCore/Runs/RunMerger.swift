@@ -40,9 +40,7 @@ public struct RunMerger: Sendable {
     }
     let keys = try owner.keys.map { try SnapshotKey($0) }
     try SnapshotKey.checkNoCollisions(keys)
-    var baselineKeys = try store.keys()
-    if let environment = store.environment { baselineKeys += try store.keys(inEnvironment: environment) }
-    let missingKeys = Set(baselineKeys).subtracting(keys).sorted()
+    let missingKeys = try MissingBaselines.keys(in: store, received: Set(keys))
 
     let (folder, createdAt) = try RunFolder.create(in: runsDirectory)
     let images = RunImages(folder: folder, blobs: BlobStore.beside(runsDirectory: runsDirectory))

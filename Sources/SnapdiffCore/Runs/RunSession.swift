@@ -203,11 +203,31 @@ public struct RunSession: Sendable {
   var runsDirectory: String { String(folder.path[..<folder.path.lastIndex(of: "/")!]) }
 
   /// Closes the run: no more snapshots; the reports are written and the run becomes `last`.
+  ///
+  /// With `complete`, the client says the run received every frame it will ever have (within
+  /// `expected` keys or a key `prefix`, when given): every baseline it did not receive is then
+  /// `missing`, by `check`'s rule (`MissingBaselines`), and the run is complete. Closing a
+  /// closed run changes nothing.
+  ///
+  /// - Throws: `KeyError` for an expected key that is not a valid key.
   @discardableResult
-  public func close() throws -> RunRecord {
+  public func close(complete: Bool = false, expected: [String]? = nil, prefix: String? = nil) throws -> RunRecord {
     let (_, iso) = RunFolder.timestamp()
-    let record = try folder.update { record in
-      if record.closedAt == nil { record.closedAt = iso }
+    let expectedKeys = try expected.map { Set(try $0.map { try SnapshotKey($0) }) }
+    let checker = RunChecker(
+      currentDirectory: incoming, store: store, runsDirectory: runsDirectory, options: options, config: config,
+      recordMode: recordMode, jobs: 1, decoder: decoder)
+    let record = try checker.blobs.whileAdding {
+      try folder.update { record in
+        guard record.closedAt == nil else { return }
+        record.closedAt = iso
+        guard complete else { return }
+        let received = Set(record.snapshots.compactMap { try? SnapshotKey($0.key) })
+        let missing = try MissingBaselines.keys(in: store, received: received, expected: expectedKeys, prefix: prefix)
+        record.snapshots += missing.map { checker.check($0, currentPath: nil, folder: folder) }
+        record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
+        record.complete = true
+      }
     }
     try RunReports.write(record, to: folder)
     try folder.markAsLast()

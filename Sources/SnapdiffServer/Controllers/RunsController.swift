@@ -1,6 +1,12 @@
 import Hummingbird
 import SnapdiffCore
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// `/api/v1/runs`: list, open, read, close, and review a run as a whole.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct RunsController {
@@ -64,10 +70,23 @@ struct RunsController {
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
   }
 
-  /// `POST /api/v1/runs/{run}/close` → the summary and the verdict.
+  /// `POST /api/v1/runs/{run}/close` `{"complete"?, "keys"?, "prefix"?}` (or no body) → the
+  /// summary and the verdict.
   @Sendable func close(_ request: Request, context: ServerRequestContext) async throws -> RunSummary {
     let id = try Self.runID(context)
-    return RunSummary(try await Blocking.run { [service] in try service.close(run: id) })
+    var request = request
+    let body = try await request.collectBody(upTo: context.maxUploadSize)
+    let close: CloseRunRequest
+    if body.readableBytes == 0 {
+      close = CloseRunRequest()
+    } else {
+      do {
+        close = try JSONDecoder().decode(CloseRunRequest.self, from: Data(body.readableBytesView))
+      } catch {
+        throw APIError.badRequest("the close request is not valid JSON: \(JSONProblem.describe(error))")
+      }
+    }
+    return RunSummary(try await Blocking.run { [service] in try service.close(run: id, request: close) })
   }
 
   /// `POST /api/v1/runs/{run}/approve` `{"all"|"failed"|"new": true, "sameAs": KEY, "keys": […], "dryRun"}`

@@ -33,6 +33,16 @@ struct ReviewRequest: Decodable, Sendable {
   }
 }
 
+/// `POST /api/v1/runs/{run}/close` (the body is optional): `{"complete": true}` says the run
+/// received every frame it will have, so every baseline it did not receive is `missing`;
+/// `"keys"` (the keys it was meant to receive) or `"prefix"` (a shard's part of the key space)
+/// narrow that.
+struct CloseRunRequest: Decodable, Sendable {
+  var complete: Bool?
+  var keys: [String]?
+  var prefix: String?
+}
+
 /// `POST /api/v1/runs/{run}/snapshots/{key}/skip`: `{"reason": "page 'home' is not allowed"}`.
 struct SkipRequest: Decodable, Sendable {
   var reason: String

@@ -107,10 +107,22 @@ final class RunService: Sendable {
     return snapshot
   }
 
-  /// Closes run `id` (closing a closed run changes nothing).
-  func close(run id: String) throws -> RunRecord {
+  /// Closes run `id` (closing a closed run changes nothing); with `complete`, the baselines it
+  /// did not receive become `missing` (`RunSession.close`).
+  ///
+  /// - Throws: `APIError` 404 (no run), 422 (an expected key that is not a valid key).
+  func close(run id: String, request: CloseRunRequest = CloseRunRequest()) throws -> RunRecord {
     let folder = try folder(id)
-    let record = try RunSession.reopen(folder, options: configuration.options).close()
+    guard request.complete == true || (request.keys == nil && request.prefix == nil) else {
+      throw APIError.badRequest("'keys' and 'prefix' go with \"complete\": true")
+    }
+    let record: RunRecord
+    do {
+      record = try RunSession.reopen(folder, options: configuration.options).close(
+        complete: request.complete ?? false, expected: request.keys, prefix: request.prefix)
+    } catch let error as KeyError {
+      throw APIError.unprocessable(error.description)
+    }
     try index.refresh(folder)
     return record
   }
