@@ -50,6 +50,7 @@ func buildRouter(_ service: RunService) -> Router<ServerRequestContext> {
   RunsController(service: service).addRoutes(to: api)
   SnapshotsController(service: service).addRoutes(to: api)
   BaselinesController(service: service).addRoutes(to: api)
+  BranchesController(service: service).addRoutes(to: api)
   ReviewPageController(service: service).addRoutes(to: router)
   return router
 }

@@ -60,9 +60,10 @@ public enum BlobCollection {
     for entry in try log.entries() {
       hashes.formUnion([entry.old, entry.new, entry.oldTree, entry.newTree].compactMap { $0 })
     }
-    if FileSystem.isDirectory(store.root) {
-      for file in try FileSystem.files(under: store.root) where file.hasSuffix(".png") || file.hasSuffix(".tree.json") {
-        hashes.insert(SHA256.hex(try FileIO.read(store.root + "/" + file)))
+    // The store's files and its branch overlays' (a hidden folder, which listings leave out).
+    for folder in [store.root, store.root + "/" + BranchOverlay.directory] where FileSystem.isDirectory(folder) {
+      for file in try FileSystem.files(under: folder) where file.hasSuffix(".png") || file.hasSuffix(".tree.json") {
+        hashes.insert(SHA256.hex(try FileIO.read(folder + "/" + file)))
       }
     }
     return hashes

@@ -18,6 +18,9 @@ public struct ApprovalEntry: Sendable, Codable, Equatable {
   public var key: String
   /// The environment folder written, or absent for the store's root.
   public var environment: String?
+  /// The branch overlay written (`.branches/<branch>`, relative to the store), or absent for
+  /// the store itself.
+  public var overlay: String?
   /// The baseline store, relative to the data folder.
   public var baselines: String
   /// The run the approval came from, and its branch.

@@ -32,15 +32,17 @@ public struct BaselineHistory: Sendable {
   public var dataDirectory: String { String(runsDirectory[..<runsDirectory.lastIndex(of: "/")!]) }
 
   /// Records an approval that replaced (or, with `new` nil, deleted) the baseline of `key` in
-  /// `environment`. Call it inside `blobs.whileAdding`.
+  /// `environment` (of the branch overlay `overlay`, or of the store itself). Call it inside
+  /// `blobs.whileAdding`.
   public func recordApproval(
-    of key: SnapshotKey, environment: String?, old: BaselineStore.Previous, new: BaselineStore.Previous,
-    run: RunRecord?, previousStatus: SnapshotStatus?, user: String
+    of key: SnapshotKey, environment: String?, overlay: String?, old: BaselineStore.Previous,
+    new: BaselineStore.Previous, run: RunRecord?, branch: String? = nil, previousStatus: SnapshotStatus?,
+    user: String
   ) throws {
     try log.append(
       ApprovalEntry(
         id: Self.newID(), time: RunFolder.timestamp().iso, user: user, action: .approve, key: key.rawValue,
-        environment: environment, baselines: storeName, run: run?.id, branch: run?.branch,
+        environment: environment, overlay: overlay, baselines: storeName, run: run?.id, branch: branch ?? run?.branch,
         previousStatus: previousStatus, old: try old.png.map(blobs.put), new: try new.png.map(blobs.put),
         oldTree: try old.tree.map(blobs.put), newTree: try new.tree.map(blobs.put), undoes: nil))
   }
@@ -50,10 +52,11 @@ public struct BaselineHistory: Sendable {
     try log.entries().filter { $0.key.utf8.elementsEqual(key.rawValue.utf8) && isThisStore($0) }
   }
 
-  /// The approval an undo of `key` would revert now (in this store's environment), if any.
+  /// The approval an undo of `key` would revert now (in this store's environment and the
+  /// overlay it writes to), if any.
   public func undoable(_ key: SnapshotKey) throws -> ApprovalEntry? {
     var stack: [ApprovalEntry] = []
-    for entry in try entries(for: key) where entry.environment == store.environment {
+    for entry in try entries(for: key) where entry.environment == store.environment && entry.overlay == store.overlays.first {
       switch entry.action {
       case .approve: stack.append(entry)
       case .undo: stack.removeAll { $0.id == entry.undoes }
@@ -62,9 +65,10 @@ public struct BaselineHistory: Sendable {
     return stack.last
   }
 
-  /// The SHA-256 of the baseline of `key` in `environment` now, or `nil` when there is none.
-  public func currentHash(of key: SnapshotKey, environment: String?) throws -> String? {
-    let path = self.path(of: key, environment: environment)
+  /// The SHA-256 of the baseline of `key` in `environment` (of `overlay`, or of the store
+  /// itself) now, or `nil` when there is none.
+  public func currentHash(of key: SnapshotKey, environment: String?, overlay: String? = nil) throws -> String? {
+    let path = self.path(of: key, environment: environment, overlay: overlay)
     return FileSystem.isFile(path) ? SHA256.hex(try FileIO.read(path)) : nil
   }
 
@@ -81,26 +85,28 @@ public struct BaselineHistory: Sendable {
         throw RunError("'\(key)' has no approval to undo in \(log.path)")
       }
       let environment = approval.environment
-      let now = try currentHash(of: key, environment: environment)
+      let now = try currentHash(of: key, environment: environment, overlay: approval.overlay)
       guard now == approval.new else {
         throw RunError(
           "'\(key)': the baseline is no longer the one approved at \(approval.time) (it is \(Self.short(now)), "
             + "the approval wrote \(Self.short(approval.new))): nothing undone")
       }
-      let target = try BaselineStore(root: store.root, environment: environment)
+      var target = try BaselineStore(root: store.root, environment: environment)
+      target.overlays = approval.overlay.map { [$0] } ?? []
       if let old = approval.old {
         let png = try blobs.read(old)
         let tree = try approval.oldTree.map { try ElementTree.decode(blobs.read($0), path: blobs.path(of: $0)) }
         try target.replace(png, tree: tree, for: key)
       } else {
         try target.remove(
-          BaselineStore.Location(path: path(of: key, environment: environment), environment: environment),
+          BaselineStore.Location(
+            path: path(of: key, environment: environment, overlay: approval.overlay), environment: environment),
           keepingSettings: true)
       }
       let entry = ApprovalEntry(
         id: Self.newID(), time: RunFolder.timestamp().iso, user: user, action: .undo, key: key.rawValue,
-        environment: environment, baselines: storeName, run: approval.run, branch: approval.branch,
-        previousStatus: nil, old: approval.new, new: approval.old, oldTree: approval.newTree,
+        environment: environment, overlay: approval.overlay, baselines: storeName, run: approval.run,
+        branch: approval.branch, previousStatus: nil, old: approval.new, new: approval.old, oldTree: approval.newTree,
         newTree: approval.oldTree, undoes: approval.id)
       try log.append(entry)
       try reopenSnapshot(key, in: approval)
@@ -124,8 +130,9 @@ public struct BaselineHistory: Sendable {
     try RunReports.write(record, to: folder)
   }
 
-  private func path(of key: SnapshotKey, environment: String?) -> String {
-    (environment.map { store.root + "/" + $0 } ?? store.root) + "/" + key.relativePath()
+  private func path(of key: SnapshotKey, environment: String?, overlay: String?) -> String {
+    let base = overlay.map { store.root + "/" + $0 } ?? store.root
+    return (environment.map { base + "/" + $0 } ?? base) + "/" + key.relativePath()
   }
 
   /// This store as the log names it: relative to the data folder.

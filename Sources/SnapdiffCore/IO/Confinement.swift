@@ -97,6 +97,13 @@ public struct Confinement: Sendable {
     try FileSystem.remove(path)
   }
 
+  /// Removes the folder (or file) at `path` and everything in it, after `check`; the folder
+  /// itself is never removed.
+  public func removeTree(_ path: String) throws {
+    try checkBelow(path)
+    try FileSystem.removeTree(path)
+  }
+
   /// `check`, and `path` is not the folder itself.
   private func checkBelow(_ path: String) throws(StoreEscapeError) {
     let absolute = FileSystem.absolute(path)

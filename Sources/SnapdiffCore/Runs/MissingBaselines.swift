@@ -1,5 +1,5 @@
 /// The one rule for `missing`: a baseline of the store (its root, and its environment folder
-/// when the run has one) whose key the run did not receive, nor skip. `check` on a whole
+/// when the run has one; its branch overlays too) whose key the run did not receive, nor skip. `check` on a whole
 /// frames folder, `merge` over the union of its parts, and a service run closed with
 /// `complete` all ask this.
 ///
@@ -13,9 +13,7 @@ public enum MissingBaselines {
   public static func keys(
     in store: BaselineStore, received: Set<SnapshotKey>, expected: Set<SnapshotKey>? = nil, prefix: String? = nil
   ) throws -> [SnapshotKey] {
-    var baselineKeys = try store.keys()
-    if let environment = store.environment { baselineKeys += try store.keys(inEnvironment: environment) }
-    return Set(baselineKeys).subtracting(received).filter { key in
+    try store.visibleKeys().subtracting(received).filter { key in
       (expected?.contains(key) ?? true) && (prefix.map { key.rawValue.utf8.starts(with: $0.utf8) } ?? true)
     }.sorted()
   }

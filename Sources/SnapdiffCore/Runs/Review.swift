@@ -19,7 +19,9 @@ public struct Review: Sendable {
     self.folder = folder
     self.user = user
     let record = try folder.load()
-    store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
+    var store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
+    store.overlays = record.overlays ?? []
+    self.store = store
   }
 
   /// Which snapshots a command applies to: the union of every selector given.
@@ -122,10 +124,17 @@ public struct Review: Sendable {
         if snapshot.status == .missing {
           guard let baseline = snapshot.baseline else { continue }
           let location = try location(ofRecordedBaseline: baseline)
+          // A run on a branch deletes only what its own overlay holds: the base's baseline is
+          // the base branch's to delete.
+          let overlay = store.overlays.first
+          if let overlay, !location.path.hasPrefix(store.root + "/" + overlay + "/") {
+            throw RunError(
+              "'\(snapshot.key)': its baseline is the base branch's, not branch \(run.branch ?? "?")'s: delete it on the base branch")
+          }
           let old = try store.remove(location)
           try history.recordApproval(
-            of: key, environment: location.environment, old: old, new: BaselineStore.Previous(), run: run,
-            previousStatus: snapshot.status, user: user)
+            of: key, environment: location.environment, overlay: overlay, old: old, new: BaselineStore.Previous(),
+            run: run, previousStatus: snapshot.status, user: user)
           continue
         }
         guard let current = snapshot.current else {
@@ -140,7 +149,7 @@ public struct Review: Sendable {
         let tree = FileSystem.isFile(treePath) ? try ElementTree.load(treePath) : nil
         let old = try store.replace(bytes, tree: tree, for: key)
         try history.recordApproval(
-          of: key, environment: store.environment, old: old,
+          of: key, environment: store.environment, overlay: store.overlays.first, old: old,
           new: BaselineStore.Previous(png: bytes, tree: try tree?.encoded()), run: run,
           previousStatus: snapshot.status, user: user)
         if let hash = snapshot.changeHash, let location = try store.locate(key) {

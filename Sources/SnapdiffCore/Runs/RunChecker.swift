@@ -37,6 +37,10 @@ public struct RunChecker: Sendable {
   /// The frames are one part of the run (`--partial`: a CI job that received some of the
   /// tests): no `missing`, to be joined by `RunMerger`.
   public var partial = false
+  /// The branch the frames come from and the branch it was forked from, for the record (and
+  /// the approval log); `check` reads no branch overlay.
+  public var branch: String?
+  public var baseBranch: String?
   /// Where the images the run compares are kept by hash (default: `blobs/` beside the runs
   /// folder).
   public var blobs: BlobStore
@@ -134,6 +138,9 @@ public struct RunChecker: Sendable {
         recordMode: recordMode, complete: isComplete,
         snapshots: (results.values() + skips).sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
       record.shard = shard?.description
+      record.branch = branch
+      record.baseBranch = baseBranch
+      record.overlays = store.overlays.isEmpty ? nil : store.overlays
       record.closedAt = RunFolder.timestamp().iso
       try folder.save(record)
       try RunReports.write(record, to: folder)

@@ -70,6 +70,7 @@ public struct RunMerger: Sendable {
         snapshots: snapshots.sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
       record.name = records[0].name
       record.branch = records[0].branch
+      record.baseBranch = records[0].baseBranch
       record.mergedFrom = records.map(\.id)
       record.closedAt = RunFolder.timestamp().iso
       try folder.save(record)

@@ -25,8 +25,9 @@ public struct RunSession: Sendable {
   public static let incomingDirectory = "incoming"
 
   /// Opens a new run in `runsDirectory`.
+  /// A run on a branch reads and writes the branch overlays `store` carries (`BranchOverlay`).
   public static func open(
-    runsDirectory: String, store: BaselineStore, name: String? = nil, branch: String? = nil,
+    runsDirectory: String, store: BaselineStore, name: String? = nil, branch: String? = nil, baseBranch: String? = nil,
     options: DiffOptions = DiffOptions(), recordMode: RecordMode = .never, decoder: PNGDecoder = PNGDecoder(),
     config: ProjectConfig = ProjectConfig()
   ) throws -> RunSession {
@@ -42,6 +43,8 @@ public struct RunSession: Sendable {
       recordMode: recordMode, complete: false, snapshots: [])
     record.name = name
     record.branch = branch
+    record.baseBranch = baseBranch
+    record.overlays = store.overlays.isEmpty ? nil : store.overlays
     try folder.save(record)
     try RunReports.write(record, to: folder)
     try folder.markAsLast()
@@ -54,7 +57,8 @@ public struct RunSession: Sendable {
     config: ProjectConfig = ProjectConfig()
   ) throws -> RunSession {
     let record = try folder.load()
-    let store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
+    var store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
+    store.overlays = record.overlays ?? []
     return RunSession(
       folder: folder, store: store, options: options, recordMode: record.recordMode, decoder: decoder, config: config)
   }

@@ -7,6 +7,9 @@ import SnapdiffCore
 struct OpenRunRequest: Decodable, Sendable {
   var name: String
   var branch: String?
+  /// The branch `branch` was forked from: with both, the run reads and writes the branch's
+  /// overlay in the store, falling back to the base branch's (`BranchOverlay`).
+  var baseBranch: String?
   /// An environment folder in the store (device, OS, scale); default: the server's.
   var environment: String?
   /// `missing`, `all`, `failed` or `never`; default: the server's (`never`).

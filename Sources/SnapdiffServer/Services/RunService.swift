@@ -49,15 +49,21 @@ final class RunService: Sendable {
     guard !name.isEmpty, name.utf8.count <= 200, !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
       throw APIError.badRequest("'name' must be 1 to 200 bytes, without control characters")
     }
-    if let branch = request.branch,
-      branch.utf8.count > 200 || branch.unicodeScalars.contains(where: { $0.value < 0x20 })
-    {
-      throw APIError.badRequest("'branch' must be at most 200 bytes, without control characters")
+    for (field, value) in [("branch", request.branch), ("baseBranch", request.baseBranch)] {
+      if let value, value.utf8.count > 200 || value.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+        throw APIError.badRequest("'\(field)' must be at most 200 bytes, without control characters")
+      }
     }
-    let store = try BaselineStore(
+    var store = try BaselineStore(
       root: configuration.store.root, environment: request.environment ?? configuration.store.environment)
+    do {
+      store.overlays = try BranchOverlay.chain(branch: request.branch, base: request.baseBranch, in: store)
+    } catch {
+      throw APIError.badRequest(error.description)
+    }
     let session = try RunSession.open(
       runsDirectory: configuration.runsDirectory, store: store, name: name, branch: request.branch,
+      baseBranch: request.baseBranch,
       options: configuration.options, recordMode: request.recordMode ?? configuration.recordMode,
       decoder: configuration.decoder, config: configuration.config)
     try index.refresh(session.folder)
