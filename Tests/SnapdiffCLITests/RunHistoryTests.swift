@@ -129,11 +129,11 @@ struct RunHistoryTests {
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
       let hash = SHA256.hex(try FileIO.read(workspace.root + "/baselines/\(home).png"))
-      let blobs = try FileSystem.files(under: workspace.root + "/.snapdiff/blobs")
-      #expect(blobs == ["sha256/\(hash.prefix(2))/\(hash)"])
+      let blobs = try FileSystem.files(under: workspace.root + "/.snapdiff/blobs/sha256")
+      #expect(blobs == ["\(hash.prefix(2))/\(hash)"])
       // Each run's copy is the blob itself (a hard link): no bytes twice.
       var blob = stat()
-      stat(workspace.root + "/.snapdiff/blobs/" + blobs[0], &blob)
+      stat(workspace.root + "/.snapdiff/blobs/sha256/" + blobs[0], &blob)
       #expect(blob.st_nlink == 4)
       for run in try FileSystem.entries(of: workspace.root + "/.snapdiff/runs") where run != "last" {
         var copy = stat()
@@ -153,7 +153,7 @@ struct RunHistoryTests {
       try workspace.writeFrame(home, try PNGDecoder().decode(old, path: "old"))
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
       let blobFolder = workspace.root + "/.snapdiff/blobs"
-      let all = Set(try FileSystem.files(under: blobFolder).map { String($0.split(separator: "/").last!) })
+      let all = Set(try BlobStore(root: blobFolder).hashes())
       #expect(all.contains(SHA256.hex(new)) && all.contains(diffHash) && all.contains(SHA256.hex(old)))
 
       // Every blob is referenced while the runs are there.
@@ -169,7 +169,7 @@ struct RunHistoryTests {
       #expect(pruned.status == 0, "\(pruned.standardError)")
       #expect(pruned.standardOutput.contains("deleted 2 blobs"), "\(pruned.standardOutput)")
       #expect(!FileManager.default.fileExists(atPath: workspace.root + "/.snapdiff/runs/" + failedRunID))
-      let left = Set(try FileSystem.files(under: blobFolder).map { String($0.split(separator: "/").last!) })
+      let left = Set(try BlobStore(root: blobFolder).hashes())
       // The current frame and the diff of the removed run went; the baselines stay.
       #expect(left == all.subtracting([SHA256.hex(new), diffHash]))
       #expect(try FileSystem.files(under: workspace.root + "/baselines") == baselinesBefore)

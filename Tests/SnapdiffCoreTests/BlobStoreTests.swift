@@ -84,4 +84,40 @@ struct BlobStoreTests {
       #expect(try blobs.hashes() == [SHA256.hex(Array("in progress".utf8))])
     }
   }
+
+  @Test("an unchanged file's hash is remembered by its stat; a changed file is hashed again; a remembered hash never names a wrong blob")
+  func rememberedHashes() throws {
+    try withTemporaryDirectory { root in
+      let file = root + "/baseline.png"
+      try FileIO.writeAtomically(Array("first".utf8), to: file)
+      // Another process remembered a (deliberately wrong) hash for this very file as it is.
+      var status = stat()
+      stat(file, &status)
+      let remembered = String(repeating: "a", count: 64)
+      let line =
+        "\(status.st_dev) \(status.st_ino) \(status.st_size) "
+        + "\(Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)) "
+        + "\(Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec)) \(remembered)\n"
+      let blobs = BlobStore(root: root + "/blobs")
+      try FileSystem.createDirectories(blobs.root)
+      try FileIO.writeAtomically(Array(line.utf8), to: blobs.root + "/file-hashes")
+      let hashes = FileHashes.shared(for: blobs)
+      let bytes = try FileIO.read(file)
+      #expect(hashes.hash(of: file, bytes: bytes, stampedBefore: FileHashes.Stamp(file)) == remembered)
+      // Taken before the file changed: hashed, not remembered.
+      #expect(hashes.hash(of: file, bytes: bytes, stampedBefore: nil) == SHA256.hex(bytes))
+      // No blob has that name, so it names none: the bytes are hashed before they are written.
+      #expect(try blobs.put(bytes, rememberedHash: remembered) == SHA256.hex(bytes))
+      #expect(!blobs.contains(remembered))
+
+      // Replaced (a new inode and change time): hashed again, and remembered once saved.
+      try FileIO.writeAtomically(Array("second".utf8), to: file)
+      let second = try FileIO.read(file)
+      #expect(hashes.hash(of: file, bytes: second, stampedBefore: FileHashes.Stamp(file)) == SHA256.hex(second))
+      hashes.save()
+      let saved = String(decoding: try FileIO.read(blobs.root + "/file-hashes"), as: UTF8.self)
+      #expect(saved.split(separator: "\n").count == 2)
+      #expect(saved.contains(" \(SHA256.hex(second))\n"))
+    }
+  }
 }

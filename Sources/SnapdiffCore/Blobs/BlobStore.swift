@@ -67,6 +67,15 @@ public struct BlobStore: Sendable {
     return hash
   }
 
+  /// `put`, for bytes whose hash may be known already (`FileHashes`): a blob that exists under
+  /// that name is taken as it is; otherwise the bytes are hashed before they are written, so a
+  /// wrong hash never names a blob.
+  @discardableResult
+  public func put(_ bytes: [UInt8], rememberedHash: String?) throws -> String {
+    if let rememberedHash, contains(rememberedHash) { return rememberedHash }
+    return try put(bytes)
+  }
+
   /// The bytes of blob `hash`.
   ///
   /// - Throws: `FileError` naming the file when there is no such blob, or when its bytes no

@@ -128,7 +128,7 @@ public struct RunChecker: Sendable {
         record.skipReason = skip.reason
         if let baseline = try store.locate(skip.key) {
           record.baseline = folder.relative(baseline.path)
-          record.baselineHash = try images.keep(FileIO.read(baseline.path))
+          record.baselineHash = try images.keepFile(baseline.path).hash
         }
         return record
       }
@@ -143,6 +143,7 @@ public struct RunChecker: Sendable {
       record.overlays = store.overlays.isEmpty ? nil : store.overlays
       record.closedAt = RunFolder.timestamp().iso
       try folder.save(record)
+      FileHashes.shared(for: blobs).save()
       try RunReports.write(record, to: folder)
       try folder.markAsLast()
       cache?.trim()
@@ -193,8 +194,9 @@ public struct RunChecker: Sendable {
       record.baselineEnvironment = baseline?.environment
       // The bytes compared are the bytes kept: an approval replacing the file later changes
       // nothing the run recorded.
-      let baselineBytes = try baseline.map { try FileIO.read($0.path) }
-      record.baselineHash = try baselineBytes.map(images.keep)
+      let kept = try baseline.map { try images.keepFile($0.path) }
+      let baselineBytes = kept?.bytes
+      record.baselineHash = kept?.hash
       guard let currentPath else {
         record.status = .missing
         return record

@@ -30,6 +30,17 @@ public struct RunImages: Sendable {
     return hash
   }
 
+  /// Reads the file at `path` and keeps it as `keep` does; returns its bytes and hash. A file
+  /// unchanged since it was last hashed (a baseline) is not hashed again (`FileHashes`).
+  public func keepFile(_ path: String) throws -> (bytes: [UInt8], hash: String) {
+    let stamp = FileHashes.Stamp(path)
+    let bytes = try FileIO.read(path)
+    let remembered = FileHashes.shared(for: blobs).hash(of: path, bytes: bytes, stampedBefore: stamp)
+    let hash = try blobs.put(bytes, rememberedHash: remembered)
+    try link(hash)
+    return (bytes, hash)
+  }
+
   /// Links blob `hash` into the run folder (a folder that already has it is left alone).
   public func link(_ hash: String) throws {
     let target = folder.path + "/" + Self.relativePath(of: hash)

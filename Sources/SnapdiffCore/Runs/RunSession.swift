@@ -177,7 +177,7 @@ public struct RunSession: Sendable {
     try blobs.whileAdding {
       if let baseline = try store.locate(key) {
         snapshot.baseline = folder.relative(baseline.path)
-        snapshot.baselineHash = try RunImages(folder: folder, blobs: blobs).keep(FileIO.read(baseline.path))
+        snapshot.baselineHash = try RunImages(folder: folder, blobs: blobs).keepFile(baseline.path).hash
       }
       _ = try folder.update { record in
         guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
@@ -233,6 +233,7 @@ public struct RunSession: Sendable {
         record.complete = true
       }
     }
+    FileHashes.shared(for: checker.blobs).save()
     try RunReports.write(record, to: folder)
     try folder.markAsLast()
     return record
