@@ -127,7 +127,14 @@ struct RunHistoryTests {
       try workspace.writeFrame(home, Workspace.screen([PixelRect(x: 5, y: 10, width: 10, height: 10)]))
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      // The same pixels in other bytes: it passes, and a passing frame that is not its
+      // baseline's bytes is not kept.
+      let image = Workspace.screen([PixelRect(x: 5, y: 10, width: 10, height: 10)])
+      try FileIO.writeAtomically(PNGEncoder(speed: .fast).encode(image), to: workspace.root + "/frames/\(home).png")
+      #expect(try FileIO.read(workspace.root + "/frames/\(home).png") != FileIO.read(workspace.root + "/baselines/\(home).png"))
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      let passed = snapshot(home, in: try workspace.lastRun())
+      #expect(passed["status"] as? String == "passed" && passed["currentHash"] == nil && passed["baselineHash"] != nil)
       let hash = SHA256.hex(try FileIO.read(workspace.root + "/baselines/\(home).png"))
       let blobs = try FileSystem.files(under: workspace.root + "/.snapdiff/blobs/sha256")
       #expect(blobs == ["\(hash.prefix(2))/\(hash)"])

@@ -194,13 +194,16 @@ public struct RunChecker: Sendable {
       record.baselineEnvironment = baseline?.environment
       // The bytes compared are the bytes kept: an approval replacing the file later changes
       // nothing the run recorded.
+      guard let currentPath else {
+        record.status = .missing
+        // Kept for the report (and for an undo of its deletion); a baseline that cannot be
+        // read is still just missing.
+        record.baselineHash = try? baseline.map { try images.keepFile($0.path).hash }
+        return record
+      }
       let kept = try baseline.map { try images.keepFile($0.path) }
       let baselineBytes = kept?.bytes
       record.baselineHash = kept?.hash
-      guard let currentPath else {
-        record.status = .missing
-        return record
-      }
       let comparison = try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
       if comparison.matchLevel != .strict { record.matchLevel = comparison.matchLevel }
       guard let baseline, let baselineBytes else {
@@ -304,8 +307,11 @@ public struct RunChecker: Sendable {
   ) throws -> SnapshotRecord {
     var record = record
     let images = RunImages(folder: folder, blobs: blobs)
-    record.currentHash = try images.keep(png)
     if passed {
+      // A passing frame is not kept unless it is its baseline's bytes (then it is that blob,
+      // for free): the report shows only the baseline, and frames that pass with other bytes
+      // (another encoder, noise under the threshold) would add every frame of every run to the
+      // blob store.
       record.status = .passed
       if recordMode == .all && !identical {
         try store.write(png, tree: current.tree, for: key)
@@ -314,6 +320,7 @@ public struct RunChecker: Sendable {
       return record
     }
     record.status = .failed
+    record.currentHash = try images.keep(png)
     record.current = folder.relative(try keepCopy(of: current, png: png, key: key, in: folder))
     let diffPath = folder.diffPath(for: key)
     try folder.confinement.createFolders(containing: diffPath)
