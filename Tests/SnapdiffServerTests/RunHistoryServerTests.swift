@@ -34,6 +34,8 @@ struct RunHistoryServerTests {
         let verdict = try await client.execute(uri: snapshotURI(run, key), method: .get)
         #expect(verdict.json["differentPixels"] as? Int == 12)
         #expect(verdict.json["status"] as? String == "approved")
+        #expect(verdict.json["baselineHash"] as? String == SHA256.hex(oldBytes))
+        #expect(verdict.json["currentHash"] as? String == SHA256.hex(newBytes))
 
         let encoded = String(snapshotURI(run, key).split(separator: "/").last!)
         let history = try await client.execute(uri: "/api/v1/baselines/\(encoded)/history", method: .get)
