@@ -196,3 +196,50 @@ struct RunHistoryTests {
     }
   }
 }
+
+/// `merge` of parts that come from other machines (CI artifacts): their images come from the
+/// parts' `images/` into this blob store.
+@Suite("merged runs keep what their parts compared")
+struct MergedRunImagesTests {
+  @Test("parts copied from elsewhere, with no blob store here: the merged run keeps every image")
+  func mergeAdoptsImages() throws {
+    try withWorkspace { workspace in
+      let keys = ["A - test_a/A", "B - test_b/B"]
+      for (index, key) in keys.enumerated() {
+        try workspace.writeFrame(key, Workspace.screen([PixelRect(x: 2 + index, y: 2, width: 5, height: 5)]), folder: "baselines")
+        try workspace.writeFrame(key, Workspace.screen([PixelRect(x: 9 + index, y: 9, width: 5, height: 5)]), folder: "part\(index)")
+      }
+      var artifacts: [String] = []
+      for index in 0..<2 {
+        #expect(try workspace.snapdiff(["check", "part\(index)", "--partial", "--record", "never"]).status == 1)
+        let id = try workspace.lastRun()["id"] as! String
+        let artifact = workspace.root + "/artifact\(index)"
+        try FileManager.default.copyItem(atPath: workspace.root + "/.snapdiff/runs/" + id, toPath: artifact)
+        artifacts.append(artifact)
+      }
+      // Another machine: nothing of this data folder.
+      try FileManager.default.removeItem(atPath: workspace.root + "/.snapdiff")
+      let merge = try workspace.snapdiff(["merge"] + artifacts)
+      #expect(merge.status == 1, "\(merge.standardOutput)\(merge.standardError)")
+      let run = try workspace.lastRun()
+      let snapshots = run["snapshots"] as! [[String: Any]]
+      let blobs = BlobStore(root: workspace.root + "/.snapdiff/blobs")
+      let folder = workspace.root + "/.snapdiff/runs/" + (run["id"] as! String)
+      for snapshot in snapshots {
+        for field in ["baselineHash", "currentHash", "diffHash"] {
+          let hash = try #require(snapshot[field] as? String, "\(field) of \(snapshot["key"]!)")
+          #expect(try SHA256.hex(blobs.read(hash)) == hash)
+          #expect(FileManager.default.fileExists(atPath: folder + "/images/\(hash).png"))
+        }
+      }
+      // A damaged part is refused, naming the file.
+      let images = artifacts[0] + "/images"
+      let damaged = try #require(try FileManager.default.contentsOfDirectory(atPath: images).first)
+      try FileManager.default.removeItem(atPath: workspace.root + "/.snapdiff")
+      try FileIO.writeAtomically(Array("damaged".utf8), to: images + "/" + damaged)
+      let refused = try workspace.snapdiff(["merge"] + artifacts)
+      #expect(refused.status == 2)
+      #expect(refused.standardError.contains("do not hash to its name"), "\(refused.standardError)")
+    }
+  }
+}
