@@ -121,6 +121,34 @@ struct RunHistoryTests {
     }
   }
 
+  @Test("undo twice goes two approvals back, each run's snapshot reopened")
+  func undoTwice() throws {
+    try withWorkspace { workspace in
+      let (old, first) = try failedRun(workspace)
+      let runA = try workspace.lastRun()["id"] as! String
+      #expect(try workspace.snapdiff(["approve", home]).status == 0)
+      try workspace.writeFrame(home, Workspace.screen([PixelRect(x: 30, y: 2, width: 4, height: 4)]))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 1)
+      let runB = try workspace.lastRun()["id"] as! String
+      let second = try FileIO.read(workspace.root + "/frames/\(home).png")
+      #expect(try workspace.snapdiff(["approve", home]).status == 0)
+      #expect(try FileIO.read(workspace.root + "/baselines/\(home).png") == second)
+
+      func status(_ run: String) throws -> String? {
+        let record = try RunRecord.decode(
+          FileIO.read(workspace.root + "/.snapdiff/runs/\(run)/run.json"), path: "run.json")
+        return record.snapshots.first { $0.key == home }?.status.rawValue
+      }
+      #expect(try workspace.snapdiff(["approve", "--undo", home]).status == 0)
+      #expect(try FileIO.read(workspace.root + "/baselines/\(home).png") == first)
+      #expect(try status(runB) == "failed" && status(runA) == "approved")
+      #expect(try workspace.snapdiff(["approve", "--undo", home]).status == 0)
+      #expect(try FileIO.read(workspace.root + "/baselines/\(home).png") == old)
+      #expect(try status(runA) == "failed")
+      #expect(try workspace.snapdiff(["approve", "--undo", home]).status == 2)
+    }
+  }
+
   @Test("two runs with the same baseline store it once")
   func sameBaselineOnce() throws {
     try withWorkspace { workspace in
