@@ -50,6 +50,8 @@ func buildRouter(_ service: RunService) -> Router<ServerRequestContext> {
   HealthController(version: service.configuration.version).addRoutes(to: api)
   RunsController(service: service).addRoutes(to: api)
   SnapshotsController(service: service).addRoutes(to: api)
+  BaselinesController(service: service).addRoutes(to: api)
+  BranchesController(service: service).addRoutes(to: api)
   ReviewPageController(service: service).addRoutes(to: router)
   return router
 }

@@ -38,6 +38,8 @@ struct OpenAPITests {
       "PUT /api/v1/runs/{run}/snapshots/{key}", "GET /api/v1/runs/{run}/snapshots/{key}",
       "GET /api/v1/runs/{run}/snapshots/{key}/{image}", "POST /api/v1/runs/{run}/snapshots/{key}/approve",
       "POST /api/v1/runs/{run}/snapshots/{key}/reject", "POST /api/v1/runs/{run}/snapshots/{key}/skip", "GET /",
+      "GET /api/v1/baselines/{key}/history", "POST /api/v1/baselines/{key}/undo", "GET /api/v1/branches",
+      "POST /api/v1/branches/{branch}/merge",
       "GET /runs/{run}",
     ]
     #expect(try Self.operations() == served)

@@ -11,13 +11,16 @@ extension Snapdiff {
         snapdiff approve 'Onboarding*' --run 20261122-034512-123
         snapdiff approve --same-as 'Home - test_search/Home' --dry-run
         snapdiff approve --failed
+        snapdiff approve --undo 'Home - test_search/Home'
         """,
       discussion: """
         Select snapshots by key or glob, --failed, --new, --all, or --same-as KEY (every \
         snapshot whose change is the same as KEY's: one step for a header or font change that \
         touched dozens of screens). Approving a missing snapshot deletes its baseline. Each \
         baseline is replaced atomically; run.json and the reports are updated. A rejected \
-        snapshot is approved only when its key is named, or with --include-rejected.
+        snapshot is approved only when its key is named, or with --include-rejected. Every \
+        approval is logged (snapdiff history KEY); --undo KEY puts back the baseline its newest \
+        approval replaced, from the blob store, and logs that too.
         """
     )
 
@@ -38,6 +41,9 @@ extension Snapdiff {
     @Flag(help: "Show what would change, change nothing.")
     var dryRun = false
 
+    @Flag(help: "Undo the newest approval of each KEY: its previous baseline comes back (see snapdiff history KEY).")
+    var undo = false
+
     @OptionGroup var runSelection: RunSelectionOptions
 
     @OptionGroup(title: "Project")
@@ -53,12 +59,19 @@ extension Snapdiff {
     }
 
     func validate() throws {
+      if undo {
+        if selectors.patterns.isEmpty || selectors.sameAs != nil || failed || new || all || includeRejected || dryRun {
+          throw ValidationError("--undo takes snapshot keys alone: snapdiff approve --undo KEY…")
+        }
+        return
+      }
       if selection.isEmpty {
         throw ValidationError("Say what to approve: keys or globs, --failed, --new, --all or --same-as KEY.")
       }
     }
 
     func run() throws {
+      if undo { return try undoApprovals() }
       try reportingErrors {
         let folder = try RunFolder.open(in: project.project().runsDirectory, id: runSelection.runID)
         let review = try Review(folder: folder)
@@ -68,6 +81,21 @@ extension Snapdiff {
         for snapshot in chosen {
           let action = snapshot.status == .missing ? "delete baseline" : "update baseline"
           print("  \(snapshot.status.rawValue.padding(toLength: 8)) \(snapshot.key)  (\(action))")
+        }
+      }
+    }
+
+    /// `--undo KEY…`: each key's newest approval undone, in the order given.
+    private func undoApprovals() throws {
+      try reportingErrors {
+        let resolved = try project.project()
+        let history = BaselineHistory(store: resolved.store, runsDirectory: resolved.runsDirectory)
+        for pattern in selectors.patterns {
+          let key = try SnapshotKey(pattern)
+          let entry = try history.undo(key, user: ApprovalLog.processUser)
+          let restored = entry.new.map { "baseline \($0.prefix(12)) restored" } ?? "baseline deleted (the approval had created it)"
+          print("undid the approval of \(key) (\(HistoryLines.short(entry.old)) → \(HistoryLines.short(entry.new))): \(restored)")
+          if let run = entry.run { print("  run \(run): the snapshot can be reviewed again") }
         }
       }
     }

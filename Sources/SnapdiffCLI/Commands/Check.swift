@@ -61,6 +61,18 @@ extension Snapdiff {
     @Flag(help: "The frames are one part of the run (a CI job that ran some of the tests): no baseline is reported missing; join the parts' runs with `snapdiff merge`.")
     var partial = false
 
+    @Option(
+      help: ArgumentHelp(
+        "The branch the frames come from, for the record and the approval log (default: GITHUB_HEAD_REF, CI_MERGE_REQUEST_SOURCE_BRANCH_NAME, GITHUB_REF_NAME, CI_COMMIT_BRANCH, else git's HEAD).",
+        valueName: "name"))
+    var branch: String?
+
+    @Option(
+      help: ArgumentHelp(
+        "The branch it was forked from (default: GITHUB_BASE_REF or CI_MERGE_REQUEST_TARGET_BRANCH_NAME).",
+        valueName: "name"))
+    var baseBranch: String?
+
     @Option(help: ArgumentHelp("Snapshots compared at once (default: one per core).", valueName: "n"))
     var jobs: Int?
 
@@ -99,6 +111,9 @@ extension Snapdiff {
           only: only)
         checker.shard = shard
         checker.partial = partial
+        let detected = RunBranch.detect(environment: environment, directory: FileSystem.currentDirectory())
+        checker.branch = branch ?? detected.branch
+        checker.baseBranch = baseBranch ?? detected.base
         let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) != 0)
         if !noCache {
           let runs = resolved.runsDirectory

@@ -5,11 +5,20 @@ extension Snapdiff {
   /// `snapdiff prune`: baselines nothing uses any more.
   struct Prune: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "List (or delete) baselines that no snapshot of the last complete run used."
+      abstract: "List (or delete) baselines that no snapshot of the last complete run used, and blobs nothing refers to.",
+      discussion: """
+        Blobs (.snapdiff/blobs: the images runs compared, the baselines approvals replaced) stay \
+        while a run's run.json, the approval log or a baseline file refers to them; --keep-runs N \
+        first removes the run folders older than the N newest (never the last run, an open \
+        service run, or a run in progress), which lets their images go.
+        """
     )
 
     @Flag(help: "Delete them.")
     var delete = false
+
+    @Option(help: ArgumentHelp("Keep the N newest runs and remove older run folders (with --delete).", valueName: "n"))
+    var keepRuns: Int?
 
     @OptionGroup var runSelection: RunSelectionOptions
 
@@ -26,14 +35,26 @@ extension Snapdiff {
         let unused = try Pruning.unusedBaselines(in: store, by: record, folder: folder)
         if unused.isEmpty {
           print("every baseline was used by run \(record.id)")
-          return
+        } else {
+          print("\(delete ? "deleted" : "unused") \(unused.count) baseline\(unused.count == 1 ? "" : "s") (run \(record.id)):")
+          for location in unused {
+            if delete { try store.remove(location) }
+            print("  \(RunSummary.display(location.path))")
+          }
         }
-        print("\(delete ? "deleted" : "unused") \(unused.count) baseline\(unused.count == 1 ? "" : "s") (run \(record.id)):")
-        for location in unused {
-          if delete { try store.remove(location) }
-          print("  \(RunSummary.display(location.path))")
+        if let keepRuns {
+          let old = try Pruning.runsBeyond(keepRuns, in: resolved.runsDirectory, delete: delete)
+          let runs = old.isEmpty ? "no run folder" : "\(old.count) run folder\(old.count == 1 ? "" : "s")"
+          print("\(delete ? "removed" : "would remove") \(runs) older than the \(keepRuns) newest\(old.isEmpty ? "" : ": " + old.joined(separator: ", "))")
         }
-        if !delete { print("Delete them with: snapdiff prune --delete") }
+        let blobs = try BlobCollection.collect(
+          blobs: .beside(runsDirectory: resolved.runsDirectory), runsDirectory: resolved.runsDirectory, store: store,
+          delete: delete)
+        let count = "\(blobs.hashes.count) blob\(blobs.hashes.count == 1 ? "" : "s")"
+        print("\(delete ? "deleted" : "unreferenced") \(count) (\(blobs.bytes) bytes); \(blobs.kept) kept")
+        if !delete && (!unused.isEmpty || !blobs.hashes.isEmpty || keepRuns != nil) {
+          print("Delete them with: snapdiff prune --delete")
+        }
       }
     }
   }
@@ -50,6 +71,19 @@ extension Snapdiff {
     @Option(help: ArgumentHelp("Also write reg-cli's reg.json here.", valueName: "path"))
     var regJSON: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "Export the report to this folder (run.json, junit.xml, index.html, images/): it works wherever it is copied.",
+        valueName: "dir"))
+    var out: String?
+
+    @Flag(help: "With --out: one self-contained index.html, its images inlined.")
+    var singleFile = false
+
+    func validate() throws {
+      if singleFile && out == nil { throw ValidationError("--single-file goes with --out DIR.") }
+    }
+
     @OptionGroup(title: "Project")
     var project: ProjectOptions
 
@@ -57,6 +91,12 @@ extension Snapdiff {
       try reportingErrors {
         let folder = try RunFolder.open(in: project.project().runsDirectory, id: runID)
         let record = try folder.load()
+        if let out {
+          let written = try ReportExport.write(folder: folder, to: out, singleFile: singleFile)
+          print("Exported run \(record.id): \(written.files.count) files, \(written.bytes) bytes in \(RunSummary.display(FileSystem.absolute(out)))")
+          print("Report: \(RunSummary.display(FileSystem.absolute(out) + "/index.html"))")
+          return
+        }
         try RunReports.write(record, to: folder)
         if let regJSON { try RunReports.writeRegJSON(record, folder: folder, to: regJSON) }
         print("Report: \(RunSummary.display(folder.path + "/index.html"))")

@@ -21,6 +21,10 @@ public struct BaselineStore: Sendable {
   public let environment: String?
   /// The rule every write, rename and removal in the store goes through.
   public let confinement: Confinement
+  /// Branch overlays (`BranchOverlay`), folders in the store relative to it
+  /// (`.branches/feature%2Flogin`): searched before the store's own baselines, first to last,
+  /// and written to (the first). Empty for the store as it is: the CLI's, a run on the trunk.
+  public var overlays: [String] = []
 
   /// The file that marks a top-level folder as an environment folder, so listings of the root
   /// leave it out.
@@ -55,26 +59,43 @@ public struct BaselineStore: Sendable {
     public var environment: String?
   }
 
-  /// The baseline of `key`: in the environment folder when it has one, else in the root.
+  /// The baseline of `key`: in each overlay, then in the store, the environment folder first
+  /// when there is one, else the root.
   ///
   /// - Throws: `FileError` when the file there is a link that leads outside the store.
   public func locate(_ key: SnapshotKey) throws(FileError) -> Location? {
-    if let environment {
-      let path = environmentRoot(environment) + "/" + key.relativePath()
+    for layer in layers {
+      if let environment {
+        let path = layer + "/" + environment + "/" + key.relativePath()
+        if FileSystem.isFile(path) {
+          try checkInside(path)
+          return Location(path: path, environment: environment)
+        }
+      }
+      let path = layer + "/" + key.relativePath()
       if FileSystem.isFile(path) {
         try checkInside(path)
-        return Location(path: path, environment: environment)
+        return Location(path: path, environment: nil)
       }
     }
-    let path = root + "/" + key.relativePath()
-    guard FileSystem.isFile(path) else { return nil }
-    try checkInside(path)
-    return Location(path: path, environment: nil)
+    return nil
   }
 
-  /// Where `key`'s files are written: the environment folder when there is one.
+  /// Where `key`'s files are written: the first overlay, if any, and its environment folder
+  /// when there is one.
   public func writePath(for key: SnapshotKey, suffix: String = ".png") -> String {
-    (environment.map(environmentRoot) ?? root) + "/" + key.relativePath(suffix: suffix)
+    (environment.map(environmentRoot) ?? writeBase) + "/" + key.relativePath(suffix: suffix)
+  }
+
+  /// Every key a run on this store sees: in each overlay and in the store, the root's keys
+  /// (environment folders left out) and the environment folder's.
+  public func visibleKeys() throws -> Set<SnapshotKey> {
+    var keys = Set<SnapshotKey>()
+    for layer in layers {
+      keys.formUnion(try Self.keys(in: layer, leavingOutEnvironments: true))
+      if let environment { keys.formUnion(try Self.keys(in: layer + "/" + environment, leavingOutEnvironments: false)) }
+    }
+    return keys
   }
 
   /// The path of a file beside a baseline (`.snapdiff.json`, `.tree.json`, `.rejected.json`).
@@ -85,12 +106,26 @@ public struct BaselineStore: Sendable {
   /// Writes `png` as the baseline of `key`, atomically, with its element tree beside it (an
   /// old tree is removed when the new frame has none).
   public func write(_ png: [UInt8], tree: ElementTree? = nil, for key: SnapshotKey) throws {
+    try replace(png, tree: tree, for: key)
+  }
+
+  /// A baseline's bytes and its tree's bytes, as a replacement or removal found them.
+  public struct Previous: Sendable {
+    public var png: [UInt8]?
+    public var tree: [UInt8]?
+  }
+
+  /// `write`, returning what was at the write path before (read under the same lock, so no
+  /// other writer's baseline comes between): what an approval logs as the old baseline.
+  @discardableResult
+  public func replace(_ png: [UInt8], tree: ElementTree? = nil, for key: SnapshotKey) throws -> Previous {
     let path = writePath(for: key)
     let treePath = writePath(for: key, suffix: ".tree.json")
     let treeBytes = try tree?.encoded()
-    try withLock {
+    return try withLock {
       try confinement.check(path)
       try confinement.check(treePath)
+      let previous = try Previous(png: readIfFile(path), tree: readIfFile(treePath))
       try prepareFolder(for: path)
       try confinement.write(png, to: path)
       if let treeBytes {
@@ -98,27 +133,44 @@ public struct BaselineStore: Sendable {
       } else {
         try confinement.remove(treePath)
       }
+      return previous
     }
   }
 
-  /// Deletes the baseline of `key` at `location` (and its sidecar files).
-  public func remove(_ location: Location) throws {
+  /// Deletes the baseline of `key` at `location` (and its sidecar files); returns the baseline
+  /// and tree it removed.
+  @discardableResult
+  /// With `keepingSettings`, its settings and rejected changes stay (an undo that removes a
+  /// baseline the approval created).
+  public func remove(_ location: Location, keepingSettings: Bool = false) throws -> Previous {
     try withLock {
-      let paths = [location.path] + [".snapdiff.json", ".tree.json", ".rejected.json"].map {
+      let sidecars = keepingSettings ? [".tree.json"] : [".snapdiff.json", ".tree.json", ".rejected.json"]
+      let paths = [location.path] + sidecars.map {
         sidecarPath(of: location, suffix: $0)
       }
       // All checked before the first is removed: a refusal leaves the snapshot whole.
       for path in paths { try confinement.check(path) }
+      let previous = try Previous(
+        png: readIfFile(location.path), tree: readIfFile(sidecarPath(of: location, suffix: ".tree.json")))
       for path in paths { try confinement.remove(path) }
+      return previous
     }
+  }
+
+  private func readIfFile(_ path: String) throws -> [UInt8]? {
+    FileSystem.isFile(path) ? try FileIO.read(path) : nil
   }
 
   /// Every baseline key in the root (environment folders left out), or in one environment.
   public func keys(inEnvironment environment: String? = nil) throws -> [SnapshotKey] {
-    let folder = environment.map(environmentRoot) ?? root
+    try Self.keys(in: environment.map(environmentRoot) ?? writeBase, leavingOutEnvironments: environment == nil)
+  }
+
+  /// The keys of the PNGs under `folder` (hidden names, so overlays, left out).
+  static func keys(in folder: String, leavingOutEnvironments: Bool) throws -> [SnapshotKey] {
     guard FileSystem.isDirectory(folder) else { return [] }
     let files = try FileSystem.files(under: folder) { relative in
-      environment == nil && !PathText.containsSeparator(relative)
+      leavingOutEnvironments && !PathText.containsSeparator(relative)
         && FileSystem.exists(folder + "/" + relative + "/" + Self.environmentMarker)
     }
     return files.filter { $0.hasSuffix(".png") }.compactMap { try? SnapshotKey(relativeImagePath: $0) }
@@ -171,7 +223,13 @@ public struct BaselineStore: Sendable {
     return try FileLock.withLock(root + "/.snapdiff.lock", body)
   }
 
-  private func environmentRoot(_ environment: String) -> String { root + "/" + environment }
+  /// The folders searched, first to last: each overlay, then the store's root.
+  private var layers: [String] { overlays.map { root + "/" + $0 } + [root] }
+
+  /// Where writes go: the first overlay, or the root.
+  private var writeBase: String { overlays.first.map { root + "/" + $0 } ?? root }
+
+  private func environmentRoot(_ environment: String) -> String { writeBase + "/" + environment }
 
   private func prepareFolder(for path: String) throws {
     let folder = PathText.parent(of: path)

@@ -20,4 +20,27 @@ public enum Pruning {
       return BaselineStore.Location(path: path, environment: scope)
     }.filter { !used.contains($0.path) }
   }
+
+  /// The run folders older than the `keep` newest (by id, which sorts by time), removed when
+  /// `delete` is set. The last run, open service runs and runs in progress (their lock held)
+  /// are never removed.
+  ///
+  /// - Returns: the ids of the runs removed (or that would be).
+  public static func runsBeyond(_ keep: Int, in runsDirectory: String, delete: Bool) throws -> [String] {
+    let runs = FileSystem.absolute(runsDirectory)
+    let last = FileSystem.linkTarget(runs + "/last")
+    let ids = try FileSystem.entries(of: runs).filter { $0 != "last" && FileSystem.isFile(runs + "/" + $0 + "/run.json") }
+    let confinement = Confinement(root: runs, place: "runs folder")
+    var removed: [String] = []
+    for id in ids.dropLast(max(keep, 0)) where id != last {
+      let folder = RunFolder(path: runs + "/" + id)
+      guard (try? folder.load())?.closedAt != nil, !FileLock.isHeld(folder.path + "/.lock") else { continue }
+      if delete {
+        try confinement.check(folder.path)
+        try FileSystem.removeTree(folder.path)
+      }
+      removed.append(id)
+    }
+    return removed
+  }
 }

@@ -74,11 +74,34 @@ public struct Confinement: Sendable {
     try FileIO.writeAtomically(bytes, to: path)
   }
 
+  /// Appends `bytes` to the file at `path` (created when missing) in one `write`, then
+  /// `fsync`s it, after `check`: for append-only logs, whose earlier lines never change.
+  public func append(_ bytes: [UInt8], to path: String) throws {
+    try checkBelow(path)
+    try FileIO.append(bytes, to: path)
+  }
+
+  /// Makes `path` a hard link to the file at `source` (which is read, never written), after
+  /// `check`; an existing `path` is left as it is. Where a link cannot be made (another file
+  /// system, a file system without hard links) the bytes are copied, atomically.
+  public func link(_ source: String, to path: String) throws {
+    try checkBelow(path)
+    if FileSystem.hardLink(source, to: path) { return }
+    try FileIO.writeAtomically(FileIO.read(source), to: path)
+  }
+
   /// Removes the file (or empty folder) at `path`, after `check`; missing is fine. The folder
   /// itself is never removed.
   public func remove(_ path: String) throws {
     try checkBelow(path)
     try FileSystem.remove(path)
+  }
+
+  /// Removes the folder (or file) at `path` and everything in it, after `check`; the folder
+  /// itself is never removed.
+  public func removeTree(_ path: String) throws {
+    try checkBelow(path)
+    try FileSystem.removeTree(path)
   }
 
   /// `check`, and `path` is not the folder itself.

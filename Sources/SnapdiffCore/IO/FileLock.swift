@@ -10,12 +10,13 @@
 /// another writer's update. The kernel drops the lock when the process dies, so a killed
 /// `snapdiff` never leaves a stale lock behind (the file itself stays, empty, and is harmless).
 public enum FileLock {
-  /// Runs `body` while holding the lock file at `path` (created when missing).
-  public static func withLock<T>(_ path: String, _ body: () throws -> T) throws -> T {
+  /// Runs `body` while holding the lock file at `path` (created when missing): exclusively, or
+  /// `shared` with other shared holders (readers, or writers that only add, as the blob store's).
+  public static func withLock<T>(_ path: String, shared: Bool = false, _ body: () throws -> T) throws -> T {
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw FileError.system(path: path, action: "open the lock file") }
     defer { close(descriptor) }
-    while flock(descriptor, LOCK_EX) != 0 {
+    while flock(descriptor, shared ? LOCK_SH : LOCK_EX) != 0 {
       if errno != EINTR { throw FileError.system(path: path, action: "lock") }
     }
     defer { flock(descriptor, LOCK_UN) }

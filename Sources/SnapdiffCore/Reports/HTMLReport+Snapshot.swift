@@ -97,9 +97,10 @@ extension HTMLReport {
   /// The images the viewer shows for a snapshot, by kind: a new snapshot shows its frame (its
   /// baseline, if recorded, is the same image), a passed one its baseline alone.
   static func images(_ snapshot: SnapshotRecord) -> [(kind: ImageKind, path: String)] {
-    var baseline = snapshot.baseline
-    var current = snapshot.current
-    var diff = snapshot.diff
+    // The images the run compared (inside the run folder when it keeps them by hash).
+    var baseline = snapshot.baselineImage
+    var current = snapshot.currentImage
+    var diff = snapshot.diffImage
     switch snapshot.status {
     case .new: baseline = nil
     case .passed:

@@ -123,7 +123,10 @@ public enum HTMLReport {
     if run.currentDirectory == RunSession.incomingDirectory {
       meta.append(
         run.closedAt == nil
-          ? "open: taking frames from a remote runner" : "a service run: the frames posted to it (none is missing)")
+          ? "open: taking frames from a remote runner"
+          : run.complete
+            ? "a service run closed complete: baselines it did not receive are missing"
+            : "a service run: the frames posted to it (none is missing)")
     } else if !run.complete {
       meta.append("a partial run: not every frame was checked")
     }

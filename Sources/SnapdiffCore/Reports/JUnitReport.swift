@@ -132,7 +132,10 @@ public enum JUnitReport {
         lines.append("areas: " + snapshot.regions.map(ReportFormat.region).joined(separator: ", "))
       }
     }
-    if let baseline = snapshot.baseline { lines.append("baseline: " + baseline) }
+    // The baseline as the run compared it (in the run folder); the store's file may have
+    // changed since.
+    if let baseline = snapshot.baselineImage { lines.append("baseline: " + baseline) }
+    if snapshot.baselineHash != nil, let file = snapshot.baseline { lines.append("baseline in the store: " + file) }
     if let current = snapshot.current { lines.append("current: " + current) }
     if let diff = snapshot.diff { lines.append("diff: " + diff) }
     if let environment = snapshot.baselineEnvironment {

@@ -12,11 +12,16 @@ public struct Review: Sendable {
   public let folder: RunFolder
   /// The store the run compared against.
   public let store: BaselineStore
+  /// Who approves, for the approval log (`ApprovalLog.processUser` for the CLI).
+  public var user: String
 
-  public init(folder: RunFolder) throws {
+  public init(folder: RunFolder, user: String = ApprovalLog.processUser) throws {
     self.folder = folder
+    self.user = user
     let record = try folder.load()
-    store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
+    var store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
+    store.overlays = record.overlays ?? []
+    self.store = store
   }
 
   /// Which snapshots a command applies to: the union of every selector given.
@@ -111,28 +116,48 @@ public struct Review: Sendable {
   /// - Returns: the snapshots approved (or that would be), as they were before.
   @discardableResult
   public func approve(_ selection: Selection, dryRun: Bool = false) throws -> [SnapshotRecord] {
-    let chosen = try Self.select(selection, in: folder.load())
+    let run = try folder.load()
+    let chosen = try Self.select(selection, in: run)
     guard !dryRun else { return chosen }
-    for snapshot in chosen {
-      let key = try SnapshotKey(snapshot.key)
-      if snapshot.status == .missing {
-        guard let baseline = snapshot.baseline else { continue }
-        try store.remove(try location(ofRecordedBaseline: baseline))
-        continue
-      }
-      guard let current = snapshot.current else {
-        throw RunError("'\(snapshot.key)' has no current frame in run \(folder.id)")
-      }
-      let currentPath = folder.resolve(current)
-      let bytes = try FileIO.read(currentPath)
-      // Never promote a frame that does not decode, to its last row: the copy may have been cut
-      // short or damaged since `check` compared it.
-      _ = try PNGDecoder().decode(bytes, path: currentPath)
-      let treePath = Frame.treePath(besidePNG: currentPath)
-      let tree = FileSystem.isFile(treePath) ? try ElementTree.load(treePath) : nil
-      try store.write(bytes, tree: tree, for: key)
-      if let hash = snapshot.changeHash, let location = try store.locate(key) {
-        try store.forgetRejection(hash, at: location)
+    // Each approval is logged with the bytes it replaced, kept as blobs (`BaselineHistory`).
+    let history = BaselineHistory(store: store, runsDirectory: String(folder.path[..<folder.path.lastIndex(of: "/")!]))
+    try history.blobs.whileAdding {
+      for snapshot in chosen {
+        let key = try SnapshotKey(snapshot.key)
+        if snapshot.status == .missing {
+          guard let baseline = snapshot.baseline else { continue }
+          let location = try location(ofRecordedBaseline: baseline)
+          // A run on a branch deletes only what its own overlay holds: the base's baseline is
+          // the base branch's to delete.
+          let overlay = store.overlays.first
+          if let overlay, !location.path.hasPrefix(store.root + "/" + overlay + "/") {
+            throw RunError(
+              "'\(snapshot.key)': its baseline is the base branch's, not branch \(run.branch ?? "?")'s: delete it on the base branch")
+          }
+          let old = try store.remove(location)
+          try history.recordApproval(
+            of: key, environment: location.environment, overlay: overlay, old: old, new: BaselineStore.Previous(),
+            run: run, previousStatus: snapshot.status, user: user)
+          continue
+        }
+        guard let current = snapshot.current else {
+          throw RunError("'\(snapshot.key)' has no current frame in run \(folder.id)")
+        }
+        let currentPath = folder.resolve(current)
+        let bytes = try FileIO.read(currentPath)
+        // Never promote a frame that does not decode, to its last row: the copy may have been cut
+        // short or damaged since `check` compared it.
+        _ = try PNGDecoder().decode(bytes, path: currentPath)
+        let treePath = Frame.treePath(besidePNG: currentPath)
+        let tree = FileSystem.isFile(treePath) ? try ElementTree.load(treePath) : nil
+        let old = try store.replace(bytes, tree: tree, for: key)
+        try history.recordApproval(
+          of: key, environment: store.environment, overlay: store.overlays.first, old: old,
+          new: BaselineStore.Previous(png: bytes, tree: try tree?.encoded()), run: run,
+          previousStatus: snapshot.status, user: user)
+        if let hash = snapshot.changeHash, let location = try store.locate(key) {
+          try store.forgetRejection(hash, at: location)
+        }
       }
     }
     let keys = Set(chosen.map(\.keyBytes))

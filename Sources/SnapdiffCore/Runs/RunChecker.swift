@@ -37,6 +37,13 @@ public struct RunChecker: Sendable {
   /// The frames are one part of the run (`--partial`: a CI job that received some of the
   /// tests): no `missing`, to be joined by `RunMerger`.
   public var partial = false
+  /// The branch the frames come from and the branch it was forked from, for the record (and
+  /// the approval log); `check` reads no branch overlay.
+  public var branch: String?
+  public var baseBranch: String?
+  /// Where the images the run compares are kept by hash (default: `blobs/` beside the runs
+  /// folder).
+  public var blobs: BlobStore
 
   /// The run sees every frame of the run (no `--only`, `--shard` or `--partial`), so a
   /// baseline with no frame is `missing`.
@@ -52,6 +59,7 @@ public struct RunChecker: Sendable {
     self.currentDirectory = FileSystem.absolute(currentDirectory)
     self.store = store
     self.runsDirectory = FileSystem.absolute(runsDirectory)
+    blobs = BlobStore.beside(runsDirectory: runsDirectory)
     self.options = options
     self.selectors = selectors
     // Not given: the options' level (flags over snapdiff.json).
@@ -95,15 +103,14 @@ public struct RunChecker: Sendable {
     for key in currentKeys { try store.checkConfined(key) }
     let currentSet = Set(currentKeys)
     let skipped = try Self.skips(in: currentDirectory).filter { isSelected($0.key) && !currentSet.contains($0.key) }
-    var baselineKeys = try store.keys()
-    if let environment = store.environment { baselineKeys += try store.keys(inEnvironment: environment) }
     let missingKeys =
-      isComplete ? Set(baselineKeys).subtracting(currentSet).subtracting(skipped.map(\.key)).sorted() : []
+      isComplete ? try MissingBaselines.keys(in: store, received: currentSet.union(skipped.map(\.key))) : []
 
     let (folder, createdAt) = try RunFolder.create(in: runsDirectory)
     // Held until run.json is written: `Leftovers.clean` leaves a folder whose lock is held
-    // (a check in progress) alone, and removes one a killed check left without run.json.
-    return try FileLock.withLock(folder.path + "/.lock") {
+    // (a check in progress) alone, and removes one a killed check left without run.json; and
+    // the blobs it adds are not collected before run.json references them.
+    return try FileLock.withLock(folder.path + "/.lock") { try blobs.whileAdding {
       let work: [(key: SnapshotKey, current: String?)] =
         currentFrames.map { ($0.key, $0.path) } + missingKeys.map { ($0, nil) }
       let results = ResultSlots<SnapshotRecord>(count: work.count)
@@ -121,10 +128,14 @@ public struct RunChecker: Sendable {
         }
       }
 
+      let images = RunImages(folder: folder, blobs: blobs)
       let skips = try skipped.map { skip -> SnapshotRecord in
         var record = SnapshotRecord(key: skip.key.rawValue, status: .skipped)
         record.skipReason = skip.reason
-        record.baseline = try store.locate(skip.key).map { folder.relative($0.path) }
+        if let baseline = try store.locate(skip.key) {
+          record.baseline = folder.relative(baseline.path)
+          record.baselineHash = try images.keepFile(baseline.path).hash
+        }
         return record
       }
       var record = RunRecord(
@@ -133,13 +144,17 @@ public struct RunChecker: Sendable {
         recordMode: recordMode, complete: isComplete,
         snapshots: (results.values() + skips).sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
       record.shard = shard?.description
+      record.branch = branch
+      record.baseBranch = baseBranch
+      record.overlays = store.overlays.isEmpty ? nil : store.overlays
       record.closedAt = RunFolder.timestamp().iso
       try folder.save(record)
+      FileHashes.shared(for: blobs).save()
       try RunReports.write(record, to: folder)
       try folder.markAsLast()
       cache?.trim()
       return Outcome(record: record, folder: folder)
-    }
+    } }
   }
 
   /// The frames in a folder: `<key>.png` (with `<key>.tree.json` or an XCUITest dump
@@ -188,17 +203,26 @@ public struct RunChecker: Sendable {
   /// Compares one snapshot; never throws: a problem becomes the snapshot's `error`.
   func check(_ key: SnapshotKey, currentPath: String?, folder: RunFolder) -> SnapshotRecord {
     var record = SnapshotRecord(key: key.rawValue, status: .failed)
+    let images = RunImages(folder: folder, blobs: blobs)
     do {
       let baseline = try store.locate(key)
       record.baseline = baseline.map { folder.relative($0.path) }
       record.baselineEnvironment = baseline?.environment
+      // The bytes compared are the bytes kept: an approval replacing the file later changes
+      // nothing the run recorded.
       guard let currentPath else {
         record.status = .missing
+        // Kept for the report (and for an undo of its deletion); a baseline that cannot be
+        // read is still just missing.
+        record.baselineHash = try? baseline.map { try images.keepFile($0.path).hash }
         return record
       }
+      let kept = try baseline.map { try images.keepFile($0.path) }
+      let baselineBytes = kept?.bytes
+      record.baselineHash = kept?.hash
       let comparison = try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
       if comparison.matchLevel != .strict { record.matchLevel = comparison.matchLevel }
-      guard let baseline else {
+      guard let baseline, let baselineBytes else {
         return try recordNew(key, currentPath: currentPath, folder: folder, into: record)
       }
       let usesFrames =
@@ -208,8 +232,8 @@ public struct RunChecker: Sendable {
         return try compareFrames(key, baseline: baseline, currentPath: currentPath, comparison: comparison,
           folder: folder, into: record)
       }
-      return try comparePNGs(key, baseline: baseline, currentPath: currentPath, options: comparison.options,
-        folder: folder, into: record)
+      return try comparePNGs(key, baseline: baseline, baselineBytes: baselineBytes, currentPath: currentPath,
+        options: comparison.options, folder: folder, into: record)
     } catch {
       record.status = .failed
       record.error = String(describing: error)
@@ -227,6 +251,7 @@ public struct RunChecker: Sendable {
     record.currentSize = SnapshotRecord.Size(width: frame.image.width, height: frame.image.height)
     let png = try pngBytes(of: frame, at: currentPath)
     record.current = folder.relative(try keepCopy(of: frame, png: png, key: key, in: folder))
+    record.currentHash = try RunImages(folder: folder, blobs: blobs).keep(png)
     if recordMode.records(.new) {
       try store.write(png, tree: frame.tree, for: key)
       record.recorded = true
@@ -237,16 +262,16 @@ public struct RunChecker: Sendable {
 
   /// Two PNGs and nothing else: byte-identical files skip decoding.
   private func comparePNGs(
-    _ key: SnapshotKey, baseline: BaselineStore.Location, currentPath: String, options: DiffOptions,
-    folder: RunFolder, into record: SnapshotRecord
+    _ key: SnapshotKey, baseline: BaselineStore.Location, baselineBytes: [UInt8], currentPath: String,
+    options: DiffOptions, folder: RunFolder, into record: SnapshotRecord
   ) throws -> SnapshotRecord {
     var record = record
     let currentBytes = try FileIO.read(currentPath)
-    let baselineBytes = try FileIO.read(baseline.path)
     record.current = folder.relative(currentPath)
     if baselineBytes == currentBytes {
       // Byte-identical files: check the header (a broken file is still an error), skip decoding.
       let header = try decoder.header(of: currentBytes, path: currentPath)
+      record.currentHash = record.baselineHash
       record.status = .passed
       record.totalPixels = header.width * header.height
       record.baselineSize = SnapshotRecord.Size(width: header.width, height: header.height)
@@ -296,7 +321,12 @@ public struct RunChecker: Sendable {
     diffImage: () throws -> RGBAImage
   ) throws -> SnapshotRecord {
     var record = record
+    let images = RunImages(folder: folder, blobs: blobs)
     if passed {
+      // A passing frame is not kept unless it is its baseline's bytes (then it is that blob,
+      // for free): the report shows only the baseline, and frames that pass with other bytes
+      // (another encoder, noise under the threshold) would add every frame of every run to the
+      // blob store.
       record.status = .passed
       if recordMode == .all && !identical {
         try store.write(png, tree: current.tree, for: key)
@@ -305,11 +335,14 @@ public struct RunChecker: Sendable {
       return record
     }
     record.status = .failed
+    record.currentHash = try images.keep(png)
     record.current = folder.relative(try keepCopy(of: current, png: png, key: key, in: folder))
     let diffPath = folder.diffPath(for: key)
     try folder.confinement.createFolders(containing: diffPath)
-    try folder.confinement.write(PNGEncoder(speed: .fast).encode(diffImage()), to: diffPath)
+    let diffPNG = try PNGEncoder(speed: .fast).encode(diffImage())
+    try folder.confinement.write(diffPNG, to: diffPath)
     record.diff = folder.relative(diffPath)
+    record.diffHash = try images.keep(diffPNG)
     if let hash = changeHash, try store.rejectedChanges(at: baseline).contains(hash) {
       record.previouslyRejected = true
     }

@@ -40,16 +40,18 @@ public struct RunMerger: Sendable {
     }
     let keys = try owner.keys.map { try SnapshotKey($0) }
     try SnapshotKey.checkNoCollisions(keys)
-    var baselineKeys = try store.keys()
-    if let environment = store.environment { baselineKeys += try store.keys(inEnvironment: environment) }
-    let missingKeys = Set(baselineKeys).subtracting(keys).sorted()
+    let missingKeys = try MissingBaselines.keys(in: store, received: Set(keys))
 
     let (folder, createdAt) = try RunFolder.create(in: runsDirectory)
-    return try FileLock.withLock(folder.path + "/.lock") {
+    let images = RunImages(folder: folder, blobs: BlobStore.beside(runsDirectory: runsDirectory))
+    return try FileLock.withLock(folder.path + "/.lock") { try images.blobs.whileAdding {
       var snapshots: [SnapshotRecord] = []
       for (record, part) in zip(records, parts) {
         try copyImages(from: part, to: folder)
         for var snapshot in record.snapshots {
+          // The images the part compared, into this blob store (a part from another machine
+          // brings them in its images/ folder) and linked into the merged run.
+          for hash in RunImages.hashes(of: snapshot) { try adopt(hash, from: part, into: images) }
           // The baseline as this store has it (a part may come from another machine).
           let baseline = try store.locate(SnapshotKey(snapshot.key))
           snapshot.baseline = baseline.map { folder.relative($0.path) }
@@ -68,13 +70,30 @@ public struct RunMerger: Sendable {
         snapshots: snapshots.sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
       record.name = records[0].name
       record.branch = records[0].branch
+      record.baseBranch = records[0].baseBranch
       record.mergedFrom = records.map(\.id)
       record.closedAt = RunFolder.timestamp().iso
       try folder.save(record)
       try RunReports.write(record, to: folder)
       try folder.markAsLast()
       return RunChecker.Outcome(record: record, folder: folder)
+    } }
+  }
+
+  /// Blob `hash` of a part: already in the blob store, or read from the part's `images/`
+  /// (checked to hash to its name), then linked into the merged run.
+  private func adopt(_ hash: String, from part: RunFolder, into images: RunImages) throws {
+    guard BlobStore.isHash(hash) else { throw RunError("\(part.recordPath): '\(hash)' is not an image hash") }
+    if !images.blobs.contains(hash) {
+      let source = part.path + "/" + RunImages.relativePath(of: hash)
+      try part.confinement.check(source)
+      let bytes = try FileIO.read(source)
+      guard SHA256.hex(bytes) == hash else {
+        throw RunError("\(source): its bytes do not hash to its name: the part's images are damaged")
+      }
+      try images.blobs.put(bytes)
     }
+    try images.link(hash)
   }
 
   /// The parts make one run: each partial and closed, one environment and record mode, and

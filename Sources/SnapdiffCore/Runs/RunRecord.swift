@@ -23,8 +23,14 @@ public struct RunRecord: Sendable, Codable, Equatable {
   public var snapshots: [SnapshotRecord]
   /// A name for the run (`snapdiff serve` clients give one; `check` runs have none).
   public var name: String?
-  /// The branch the frames came from, when a client says.
+  /// The branch the frames came from, when a client says (`check --branch`, defaulting from
+  /// git and CI variables).
   public var branch: String?
+  /// The branch `branch` was forked from (`--base-branch`, a pull request's target).
+  public var baseBranch: String?
+  /// The branch overlays in the store this run read, first to last, and wrote to (the first):
+  /// a service run on a branch (`BranchOverlay`). Absent: the store as it is.
+  public var overlays: [String]?
   /// When the run was closed (no more snapshots), ISO 8601; `check` runs are closed at once.
   public var closedAt: String?
   /// The part of the run this one checked (`check --shard 2/4`), if any.
@@ -69,6 +75,14 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   public var current: String?
   /// The diff image in the run folder, when the snapshot failed.
   public var diff: String?
+  /// The SHA-256 of the baseline's bytes as this run compared them: the blob in the blob
+  /// store, and `images/<hash>.png` in the run folder. It stays true after an approval
+  /// replaces the baseline in the store (`RunImages`).
+  public var baselineHash: String?
+  /// The SHA-256 of the current frame's PNG (a tree-only frame: its rendering).
+  public var currentHash: String?
+  /// The SHA-256 of the diff image.
+  public var diffHash: String?
   public var baselineSize: Size?
   public var currentSize: Size?
   /// A hash of the change (differing positions and their colours in both images): equal hashes

@@ -25,8 +25,9 @@ public struct RunSession: Sendable {
   public static let incomingDirectory = "incoming"
 
   /// Opens a new run in `runsDirectory`.
+  /// A run on a branch reads and writes the branch overlays `store` carries (`BranchOverlay`).
   public static func open(
-    runsDirectory: String, store: BaselineStore, name: String? = nil, branch: String? = nil,
+    runsDirectory: String, store: BaselineStore, name: String? = nil, branch: String? = nil, baseBranch: String? = nil,
     options: DiffOptions = DiffOptions(), recordMode: RecordMode = .never, decoder: PNGDecoder = PNGDecoder(),
     config: ProjectConfig = ProjectConfig()
   ) throws -> RunSession {
@@ -42,6 +43,8 @@ public struct RunSession: Sendable {
       recordMode: recordMode, complete: false, snapshots: [])
     record.name = name
     record.branch = branch
+    record.baseBranch = baseBranch
+    record.overlays = store.overlays.isEmpty ? nil : store.overlays
     try folder.save(record)
     try RunReports.write(record, to: folder)
     try folder.markAsLast()
@@ -54,7 +57,8 @@ public struct RunSession: Sendable {
     config: ProjectConfig = ProjectConfig()
   ) throws -> RunSession {
     let record = try folder.load()
-    let store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
+    var store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
+    store.overlays = record.overlays ?? []
     return RunSession(
       folder: folder, store: store, options: options, recordMode: record.recordMode, decoder: decoder, config: config)
   }
@@ -125,22 +129,25 @@ public struct RunSession: Sendable {
       try confinement.remove(base + ".snapdiff.json")
     }
     let checker = RunChecker(
-      currentDirectory: incoming, store: store, runsDirectory: PathText.parent(of: folder.path),
+      currentDirectory: incoming, store: store, runsDirectory: runsDirectory,
       options: options, config: config, recordMode: recordMode, jobs: 1, decoder: decoder)
-    let snapshot = checker.check(key, currentPath: framePath, folder: folder)
-    _ = try folder.update { record in
-      // Closed since it was read: the verdict is not recorded.
-      guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
-      // Again under the lock: a colliding key may have arrived since.
-      try Self.checkNoCollision(key, in: record)
-      // By bytes: NFC and NFD spellings of a name are two keys (two files).
-      record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
-      record.snapshots.append(snapshot)
-      record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
+    // The blobs the comparison keeps stay uncollected until run.json references them.
+    return try checker.blobs.whileAdding {
+      let snapshot = checker.check(key, currentPath: framePath, folder: folder)
+      _ = try folder.update { record in
+        // Closed since it was read: the verdict is not recorded.
+        guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
+        // Again under the lock: a colliding key may have arrived since.
+        try Self.checkNoCollision(key, in: record)
+        // By bytes: NFC and NFD spellings of a name are two keys (two files).
+        record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
+        record.snapshots.append(snapshot)
+        record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
+      }
+      // The reports (index.html, JUnit) are written at `close`: rendering them for every frame
+      // made a run of n frames cost n² (the service's page shows an open run live).
+      return snapshot
     }
-    // The reports (index.html, JUnit) are written at `close`: rendering them for every frame
-    // made a run of n frames cost n² (the service's page shows an open run live).
-    return snapshot
   }
 
   /// Records that the test skipped `key` (a page that may not take snapshots, or has no shooter),
@@ -166,13 +173,19 @@ public struct RunSession: Sendable {
     try Self.checkNoCollision(key, in: current)
     var snapshot = SnapshotRecord(key: key.rawValue, status: .skipped)
     snapshot.skipReason = reason
-    snapshot.baseline = try store.locate(key).map { folder.relative($0.path) }
-    _ = try folder.update { record in
-      guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
-      try Self.checkNoCollision(key, in: record)
-      record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
-      record.snapshots.append(snapshot)
-      record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
+    let blobs = BlobStore.beside(runsDirectory: runsDirectory)
+    try blobs.whileAdding {
+      if let baseline = try store.locate(key) {
+        snapshot.baseline = folder.relative(baseline.path)
+        snapshot.baselineHash = try RunImages(folder: folder, blobs: blobs).keepFile(baseline.path).hash
+      }
+      _ = try folder.update { record in
+        guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
+        try Self.checkNoCollision(key, in: record)
+        record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
+        record.snapshots.append(snapshot)
+        record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
+      }
     }
     let base = incoming + "/" + key.relativePath(suffix: "")
     for suffix in [".png", ".tree.json", ".snapdiff.json"] { try folder.confinement.remove(base + suffix) }
@@ -190,13 +203,37 @@ public struct RunSession: Sendable {
     try SnapshotKey.checkNoCollisions(others + [key], involving: key)
   }
 
+  /// The folder that holds this run's folder.
+  var runsDirectory: String { String(folder.path[..<folder.path.lastIndex(of: "/")!]) }
+
   /// Closes the run: no more snapshots; the reports are written and the run becomes `last`.
+  ///
+  /// With `complete`, the client says the run received every frame it will ever have (within
+  /// `expected` keys or a key `prefix`, when given): every baseline it did not receive is then
+  /// `missing`, by `check`'s rule (`MissingBaselines`), and the run is complete. Closing a
+  /// closed run changes nothing.
+  ///
+  /// - Throws: `KeyError` for an expected key that is not a valid key.
   @discardableResult
-  public func close() throws -> RunRecord {
+  public func close(complete: Bool = false, expected: [String]? = nil, prefix: String? = nil) throws -> RunRecord {
     let (_, iso) = RunFolder.timestamp()
-    let record = try folder.update { record in
-      if record.closedAt == nil { record.closedAt = iso }
+    let expectedKeys = try expected.map { Set(try $0.map { try SnapshotKey($0) }) }
+    let checker = RunChecker(
+      currentDirectory: incoming, store: store, runsDirectory: runsDirectory, options: options, config: config,
+      recordMode: recordMode, jobs: 1, decoder: decoder)
+    let record = try checker.blobs.whileAdding {
+      try folder.update { record in
+        guard record.closedAt == nil else { return }
+        record.closedAt = iso
+        guard complete else { return }
+        let received = Set(record.snapshots.compactMap { try? SnapshotKey($0.key) })
+        let missing = try MissingBaselines.keys(in: store, received: received, expected: expectedKeys, prefix: prefix)
+        record.snapshots += missing.map { checker.check($0, currentPath: nil, folder: folder) }
+        record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
+        record.complete = true
+      }
     }
+    FileHashes.shared(for: checker.blobs).save()
     try RunReports.write(record, to: folder)
     try folder.markAsLast()
     return record

@@ -128,6 +128,29 @@ public enum FileIO {
     }
   }
 
+  /// Appends `bytes` to `path` (created when missing) with `O_APPEND`, so lines that writers
+  /// append at once never interleave, then `fsync`s.
+  public static func append(_ bytes: [UInt8], to path: String) throws(FileError) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw .system(path: path, action: "open for appending") }
+    defer { close(descriptor) }
+    var failure: Int32 = 0
+    bytes.withUnsafeBytes { buffer in
+      var written = 0
+      while written < buffer.count {
+        let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+        if count < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        written += count
+      }
+    }
+    if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+    if failure != 0 { throw .system(path: path, action: "append to", errorNumber: failure) }
+  }
+
   private static func systemRead(
     _ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int
   ) -> Int {

@@ -182,6 +182,11 @@ public enum FileSystem {
     }
   }
 
+  /// Makes `path` a hard link to `source`; `true` when it is made or `path` already exists.
+  public static func hardLink(_ source: String, to path: String) -> Bool {
+    link(source, path) == 0 || errno == EEXIST
+  }
+
   /// The target of a symbolic link.
   public static func linkTarget(_ path: String) -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

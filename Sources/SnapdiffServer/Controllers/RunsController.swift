@@ -1,6 +1,12 @@
 import Hummingbird
 import SnapdiffCore
 
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// `/api/v1/runs`: list, open, read, close, and review a run as a whole.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct RunsController {
@@ -64,11 +70,20 @@ struct RunsController {
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
   }
 
-  /// `POST /api/v1/runs/{run}/close` → the summary and the verdict.
+  /// `POST /api/v1/runs/{run}/close` `{"complete"?, "keys"?, "prefix"?}` (or no body) → the
+  /// summary and the verdict.
   @Sendable func close(_ request: Request, context: ServerRequestContext) async throws -> RunSummary {
     let id = try Self.runID(context)
+    // An empty body closes as before; `{"complete": true}` (with `keys` or `prefix`) also lists
+    // the baselines the run did not receive as missing.
+    var bytes: [UInt8] = []
+    try await Upload.read(request, limit: UploadLimits.json, what: "the JSON body") { buffer in
+      bytes += buffer.readableBytesView
+    }
+    let received = bytes
+    let close = try await Blocking.run { received.isEmpty ? CloseRunRequest() : try JSONBody.decode(CloseRunRequest.self, received) }
     return RunSummary(
-      try await Blocking.run { [service] in try service.close(run: id) }, page: service.configuration.pageLink(run: id))
+      try await Blocking.run { [service] in try service.close(run: id, request: close) }, page: service.configuration.pageLink(run: id))
   }
 
   /// `POST /api/v1/runs/{run}/approve` `{"all"|"failed"|"new": true, "sameAs": KEY, "keys": […], "dryRun"}`

@@ -7,6 +7,9 @@ import SnapdiffCore
 struct OpenRunRequest: Decodable, Sendable {
   var name: String
   var branch: String?
+  /// The branch `branch` was forked from: with both, the run reads and writes the branch's
+  /// overlay in the store, falling back to the base branch's (`BranchOverlay`).
+  var baseBranch: String?
   /// An environment folder in the store (device, OS, scale); default: the server's.
   var environment: String?
   /// `missing`, `all`, `failed` or `never`; default: the server's (`never`).
@@ -56,6 +59,16 @@ struct ReviewRequest: Decodable, Sendable {
       patterns: keys ?? [], failed: failed ?? false, new: new ?? false, all: all ?? false, sameAs: sameAs,
       includeRejected: includeRejected ?? false)
   }
+}
+
+/// `POST /api/v1/runs/{run}/close` (the body is optional): `{"complete": true}` says the run
+/// received every frame it will have, so every baseline it did not receive is `missing`;
+/// `"keys"` (the keys it was meant to receive) or `"prefix"` (a shard's part of the key space)
+/// narrow that.
+struct CloseRunRequest: Decodable, Sendable {
+  var complete: Bool?
+  var keys: [String]?
+  var prefix: String?
 }
 
 /// `POST /api/v1/runs/{run}/snapshots/{key}/skip`: `{"reason": "page 'home' is not allowed"}`.

@@ -11,8 +11,8 @@ struct RunSummary: Encodable, Sendable {
   var closedAt: String?
   /// The run still takes frames.
   var open: Bool
-  /// The run looked at every frame (`check` without `--only`; always false for service runs,
-  /// which see only the frames posted to them).
+  /// The run looked at every frame (`check` without `--only`; for service runs, closed with
+  /// `complete`: otherwise they see only the frames posted to them).
   var complete: Bool
   var snapshotCount: Int
   /// Snapshots by status (statuses with none left out).

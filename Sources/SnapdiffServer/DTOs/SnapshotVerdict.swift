@@ -25,6 +25,10 @@ struct SnapshotVerdict: Encodable, Sendable {
   var unmatchedSelectors: [String]?
   var error: String?
   var skipReason: String?
+  /// The SHA-256 of the images as the run compared them (`RunImages`).
+  var baselineHash: String?
+  var currentHash: String?
+  var diffHash: String?
   var baselineURL: String?
   var currentURL: String?
   var diffURL: String?
@@ -57,6 +61,9 @@ struct SnapshotVerdict: Encodable, Sendable {
     unmatchedSelectors = record.unmatchedSelectors
     error = record.error.map { shown?.hide($0) ?? $0 }
     skipReason = record.skipReason
+    baselineHash = record.baselineHash
+    currentHash = record.currentHash
+    diffHash = record.diffHash
     let base = APIPaths.snapshot(run: run, key: record.key)
     baselineURL = record.baseline.map { _ in base + "/baseline.png" }
     currentURL = record.current.flatMap { $0.hasSuffix(".png") ? base + "/current.png" : nil }

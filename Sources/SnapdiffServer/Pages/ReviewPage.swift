@@ -66,6 +66,10 @@ enum ReviewPage {
       served.snapshots[index].baseline = snapshot.baseline.map { _ in base + "baseline.png" }
       served.snapshots[index].current = snapshot.current.flatMap { $0.hasSuffix(".png") ? base + "current.png" : nil }
       served.snapshots[index].diff = snapshot.diff.map { _ in base + "diff.png" }
+      // The API serves each image by the hash the run recorded; the page links the API.
+      served.snapshots[index].baselineHash = nil
+      served.snapshots[index].currentHash = nil
+      served.snapshots[index].diffHash = nil
     }
     let title = [record.name, record.branch.map { "branch \($0)" }].compactMap { $0 }.joined(separator: " · ")
     let state = record.closedAt == nil ? " <span class=\"badge open\">open</span>" : ""

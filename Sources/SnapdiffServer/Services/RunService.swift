@@ -58,15 +58,21 @@ final class RunService: Sendable {
     guard !name.isEmpty, name.utf8.count <= 200, !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
       throw APIError.badRequest("'name' must be 1 to 200 bytes, without control characters")
     }
-    if let branch = request.branch,
-      branch.utf8.count > 200 || branch.unicodeScalars.contains(where: { $0.value < 0x20 })
-    {
-      throw APIError.badRequest("'branch' must be at most 200 bytes, without control characters")
+    for (field, value) in [("branch", request.branch), ("baseBranch", request.baseBranch)] {
+      if let value, value.utf8.count > 200 || value.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+        throw APIError.badRequest("'\(field)' must be at most 200 bytes, without control characters")
+      }
     }
-    let store = try BaselineStore(
+    var store = try BaselineStore(
       root: configuration.store.root, environment: request.environment ?? configuration.store.environment)
+    do {
+      store.overlays = try BranchOverlay.chain(branch: request.branch, base: request.baseBranch, in: store)
+    } catch {
+      throw APIError.badRequest(error.description)
+    }
     let session = try RunSession.open(
       runsDirectory: configuration.runsDirectory, store: store, name: name, branch: request.branch,
+      baseBranch: request.baseBranch,
       options: configuration.options, recordMode: request.recordMode ?? configuration.recordMode,
       decoder: configuration.decoder, config: configuration.config)
     try index.refresh(session.folder)
@@ -135,19 +141,35 @@ final class RunService: Sendable {
     return snapshot
   }
 
-  /// Closes run `id` (closing a closed run changes nothing).
-  func close(run id: String) throws -> RunRecord {
+  /// Closes run `id` (closing a closed run changes nothing); with `complete`, the baselines it
+  /// did not receive become `missing` (`RunSession.close`).
+  ///
+  /// - Throws: `APIError` 404 (no run), 422 (an expected key that is not a valid key).
+  func close(run id: String, request: CloseRunRequest = CloseRunRequest()) throws -> RunRecord {
     let folder = try folder(id)
-    let record = try RunSession.reopen(folder, options: configuration.options).close()
+    guard request.complete == true || (request.keys == nil && request.prefix == nil) else {
+      throw APIError.badRequest("'keys' and 'prefix' go with \"complete\": true")
+    }
+    let record: RunRecord
+    do {
+      record = try RunSession.reopen(folder, options: configuration.options).close(
+        complete: request.complete ?? false, expected: request.keys, prefix: request.prefix)
+    } catch let error as KeyError {
+      throw APIError.unprocessable(error.description)
+    }
     try index.refresh(folder)
     return record
   }
+
+  /// Who the approval log names for an approval through the service: the caller as the
+  /// service knows it (its token, or this machine when there is none).
+  var caller: String { configuration.token == nil ? "service (local)" : "service (token)" }
 
   /// Approves (or, with `dryRun`, lists) the selected snapshots of run `id`.
   func approve(run id: String, selection: Review.Selection, dryRun: Bool) throws -> ReviewResult {
     let (folder, record) = try record(id)
     try check(selection, in: record)
-    let chosen = try Review(folder: folder).approve(selection, dryRun: dryRun)
+    let chosen = try Review(folder: folder, user: caller).approve(selection, dryRun: dryRun)
     if !dryRun { try index.refresh(folder) }
     return ReviewResult(
       run: id, action: dryRun ? "wouldApprove" : "approved", dryRun: dryRun,
@@ -193,12 +215,35 @@ final class RunService: Sendable {
     }
   }
 
-  /// The file of one of a snapshot's images, checked to lie inside the baseline store (for the
-  /// baseline) or inside the run folder (current frame copies and diff images).
+  /// The file of one of a snapshot's images: the image the run compared, by the hash `run.json`
+  /// records (the run folder's `images/<hash>.png`, or the blob); for runs recorded before
+  /// hashes, the record's path, checked to lie inside the baseline store (for the baseline) or
+  /// inside the run folder (current frame copies and diff images).
   func image(run id: String, key: String, kind: ImageKind) throws -> String {
     let (folder, record) = try record(id)
     guard let snapshot = record.snapshots.first(where: { $0.key == key }) else {
       throw APIError.notFound("no snapshot '\(key)' in run \(id)")
+    }
+    // The image as the run compared it, kept by hash: the run folder's link, else the blob.
+    let hash: String? =
+      switch kind {
+      case .baseline: snapshot.baselineHash
+      case .current: snapshot.currentHash
+      case .diff: snapshot.diffHash
+      }
+    if let hash {
+      guard BlobStore.isHash(hash) else {
+        throw APIError.notFound("the \(kind.rawValue) image of '\(key)' has no valid hash in run \(id)")
+      }
+      let blobs = BlobStore.beside(runsDirectory: configuration.runsDirectory)
+      for (path, root) in [(folder.path + "/" + RunImages.relativePath(of: hash), folder.path), (blobs.path(of: hash), blobs.root)] {
+        if let real = FileSystem.resolved(path), FileSystem.isFile(real),
+          let realRoot = FileSystem.resolved(root), real.hasPrefix(realRoot + "/")
+        {
+          return real
+        }
+      }
+      throw APIError.notFound("the \(kind.rawValue) image of '\(key)' is no longer kept (run \(id))")
     }
     let relative: String?
     let allowedRoots: [String]

@@ -1,0 +1,66 @@
+import ArgumentParser
+import SnapdiffCore
+
+extension Snapdiff {
+  /// `snapdiff history KEY`: a snapshot's baselines over time, from the approval log.
+  struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List a snapshot's baselines over time: every approval and undo, who, when, from which run.",
+      discussion: """
+        Read from the approval log (.snapdiff/history/approvals.jsonl). Each line shows the \
+        baseline's SHA-256 before and after (the first 12 digits; the blobs keep both images). \
+        Undo the newest approval with: snapdiff approve --undo KEY
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The snapshot key.", valueName: "key"))
+    var key: String
+
+    @Flag(help: "Print the log's entries as JSON lines.")
+    var json = false
+
+    @OptionGroup(title: "Project")
+    var project: ProjectOptions
+
+    func run() throws {
+      try reportingErrors {
+        let resolved = try project.project()
+        let key = try SnapshotKey(self.key)
+        let history = BaselineHistory(store: resolved.store, runsDirectory: resolved.runsDirectory)
+        let entries = try history.entries(for: key)
+        if json {
+          for entry in entries { print(String(decoding: try entry.jsonLine().dropLast(), as: UTF8.self)) }
+          return
+        }
+        print(HistoryLines.lines(key: key, entries: entries, history: history).joined(separator: "\n"))
+      }
+    }
+  }
+}
+
+/// The lines `snapdiff history` prints.
+enum HistoryLines {
+  static func lines(key: SnapshotKey, entries: [ApprovalEntry], history: BaselineHistory) -> [String] {
+    let store = history.store
+    var lines = ["History of '\(key)' in \(RunSummary.display(store.root)):"]
+    if entries.isEmpty { lines.append("  no approval recorded") }
+    for entry in entries {
+      var line = "  \(entry.time)  \(entry.action.rawValue.padding(toLength: 7)) \(entry.user)"
+      line += "  \(short(entry.old)) → \(short(entry.new))"
+      if let run = entry.run { line += "  run \(run)" }
+      if let branch = entry.branch { line += "  branch \(branch)" }
+      if let environment = entry.environment { line += "  environment \(environment)" }
+      if let status = entry.previousStatus { line += "  (was \(status.rawValue))" }
+      lines.append(line)
+    }
+    let now = try? history.currentHash(of: key, environment: store.environment)
+    lines.append("Now: \(short(now ?? nil))")
+    if let undoable = try? history.undoable(key) {
+      lines.append(
+        "Undo the approval of \(undoable.time) (back to \(short(undoable.old))): snapdiff approve --undo \(ApproveCommand.shellQuoted(key.rawValue))")
+    }
+    return lines
+  }
+
+  static func short(_ hash: String?) -> String { hash.map { String($0.prefix(12)) } ?? "none" }
+}

@@ -1,0 +1,116 @@
+/// Branch overlays in a baseline store: for a store that is not in git (the service's), the
+/// baselines approved on a branch, kept apart until the branch is merged.
+///
+/// A branch's overlay is the folder `.branches/<branch>` in the store (the name percent-encoded
+/// into one folder: `feature/login` → `.branches/feature%2Flogin`), laid out as the store is
+/// (keys, environment folders, sidecar files). A run on a branch forked from a base branch reads
+/// its branch's overlay first, then the base branch's overlay when the base has one, then the
+/// store (the trunk); approvals and recorded baselines go to its branch's overlay. Merging the
+/// branch promotes every baseline of its overlay into the store (each one logged as an
+/// approval) and removes the overlay.
+///
+/// A team that commits `baselines/` with its code needs none of this: git is the branch
+/// mechanism there, and `snapdiff check` never reads or writes overlays.
+///
+/// ```swift
+/// var store = try BaselineStore(root: "baselines")
+/// store.overlays = try BranchOverlay.chain(branch: "feature/login", base: "main", in: store)
+/// ```
+public enum BranchOverlay {
+  /// The folder of every overlay, in the store.
+  public static let directory = ".branches"
+
+  /// The overlay folder of `branch`, relative to the store.
+  ///
+  /// - Throws: `KeyError` for a branch name that is empty, over 200 bytes or holds control
+  ///   characters.
+  public static func folder(of branch: String) throws(KeyError) -> String {
+    guard !branch.isEmpty, branch.utf8.count <= 200,
+      !branch.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+    else {
+      throw KeyError(key: branch, problem: "is not a branch name: 1 to 200 bytes, without control characters")
+    }
+    var name = PercentEncoding.segment(branch)
+    // Never a hidden name, `.` or `..`: a leading dot is encoded too.
+    if name.hasPrefix(".") { name = "%2E" + name.dropFirst() }
+    return directory + "/" + name
+  }
+
+  /// The overlays a run on `branch`, forked from `base`, reads (first to last): its own, then
+  /// `base`'s when that has an overlay folder. None without both names, or when they are equal
+  /// (a run on the trunk uses the store as it is).
+  public static func chain(branch: String?, base: String?, in store: BaselineStore) throws(KeyError) -> [String] {
+    guard let branch, let base, branch != base else { return [] }
+    let own = try folder(of: branch)
+    let baseFolder = try folder(of: base)
+    return FileSystem.isDirectory(store.root + "/" + baseFolder) ? [own, baseFolder] : [own]
+  }
+
+  /// The branches that have an overlay in `store`, sorted.
+  public static func branches(in store: BaselineStore) -> [String] {
+    let entries = (try? FileSystem.entries(of: store.root + "/" + directory)) ?? []
+    return entries.compactMap { PercentEncoding.decode($0[...]) }.sorted()
+  }
+
+  /// A baseline a merge promoted: its key and environment folder (`nil`: the root).
+  public struct Promoted: Sendable, Equatable {
+    public var key: String
+    public var environment: String?
+  }
+
+  /// Promotes every baseline of `branch`'s overlay into the store (its element tree, settings
+  /// and rejected changes with it), each logged as an approval by `user` on `branch`, then
+  /// removes the overlay. With `dryRun`, lists what would be promoted.
+  ///
+  /// - Throws: `RunError` when the branch has no overlay.
+  public static func merge(
+    _ branch: String, in history: BaselineHistory, user: String, dryRun: Bool = false
+  ) throws -> [Promoted] {
+    let trunk = try BaselineStore(root: history.store.root)
+    let overlay = trunk.root + "/" + (try folder(of: branch))
+    guard FileSystem.isDirectory(overlay) else {
+      throw RunError("branch '\(branch)' has no overlay in \(trunk.root) (nothing approved on it through the service)")
+    }
+    try trunk.confinement.check(overlay)
+    var merged: [Promoted] = []
+    let files = try FileSystem.files(under: overlay)
+    for file in files where file.hasSuffix(".png") {
+      // `<environment>/<key>.png` when the first folder is an environment folder.
+      var environment: String?
+      var relative = file
+      if let slash = file.firstIndex(of: "/"),
+        FileSystem.exists(overlay + "/" + file[..<slash] + "/" + BaselineStore.environmentMarker)
+      {
+        environment = String(file[..<slash])
+        relative = String(file[file.index(after: slash)...])
+      }
+      let key = try SnapshotKey(relativeImagePath: relative)
+      merged.append(Promoted(key: key.rawValue, environment: environment))
+      guard !dryRun else { continue }
+      let source = overlay + "/" + file.dropLast(4)
+      let target = try BaselineStore(root: trunk.root, environment: environment)
+      let png = try FileIO.read(source + ".png")
+      let tree = FileSystem.isFile(source + ".tree.json") ? try ElementTree.load(source + ".tree.json") : nil
+      try history.blobs.whileAdding {
+        let old = try target.replace(png, tree: tree, for: key)
+        try history.recordApproval(
+          of: key, environment: environment, overlay: nil, old: old,
+          new: BaselineStore.Previous(png: png, tree: try tree?.encoded()), run: nil, branch: branch,
+          previousStatus: nil, user: user)
+      }
+      if FileSystem.isFile(source + ".snapdiff.json") {
+        try target.confinement.write(FileIO.read(source + ".snapdiff.json"), to: target.writePath(for: key, suffix: ".snapdiff.json"))
+      }
+      if let location = try target.locate(key) {
+        let rejected = try BaselineStore(root: overlay, environment: environment)
+        if let overlayLocation = try rejected.locate(key) {
+          for hash in try rejected.rejectedChanges(at: overlayLocation) { try target.reject(hash, at: location) }
+        }
+      }
+    }
+    if !dryRun {
+      try trunk.withLock { try trunk.confinement.removeTree(overlay) }
+    }
+    return merged
+  }
+}

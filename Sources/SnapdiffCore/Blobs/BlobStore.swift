@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Every image a run compared (baseline, current frame, diff image) and every baseline an
+/// approval replaced, stored once by the SHA-256 of its bytes: `<data>/blobs/sha256/ab/abcd…`
+/// (the first two hex digits make a folder, so no folder holds more than a few thousand files).
+///
+/// A blob never changes once written (its name is its content; the file is made read-only), so
+/// runs share one file for an image they all compared, and `run.json` records hashes that stay
+/// true after the baseline store moves on. Writers that add blobs hold the store's lock shared
+/// (`whileAdding`) until what they added is referenced (a `run.json`, the approval log);
+/// `BlobCollection` holds it exclusively, so a blob written by a run in progress is never
+/// collected.
+///
+/// ```swift
+/// let blobs = BlobStore.beside(runsDirectory: ".snapdiff/runs")
+/// let hash = try blobs.put(pngBytes)          // stored once, however often it is put
+/// let same = try blobs.read(hash)
+/// ```
+public struct BlobStore: Sendable {
+  /// `<data>/blobs`, absolute.
+  public let root: String
+  /// The rule every write and removal in the store goes through.
+  public let confinement: Confinement
+
+  public init(root: String) {
+    self.root = FileSystem.absolute(root)
+    confinement = Confinement(root: self.root, place: "blob store")
+  }
+
+  /// The blob store of the data folder that holds `runsDirectory` (`.snapdiff/runs` →
+  /// `.snapdiff/blobs`), where the CLI and the service both keep it.
+  public static func beside(runsDirectory: String) -> BlobStore {
+    let runs = FileSystem.absolute(runsDirectory)
+    return BlobStore(root: String(runs[..<runs.lastIndex(of: "/")!]) + "/blobs")
+  }
+
+  /// Whether `text` can name a blob: 64 lowercase hexadecimal digits (nothing else can reach a
+  /// path, whatever a `run.json` says).
+  public static func isHash(_ text: String) -> Bool {
+    text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+  }
+
+  /// The file of blob `hash`.
+  public func path(of hash: String) -> String {
+    root + "/sha256/" + hash.prefix(2) + "/" + hash
+  }
+
+  public func contains(_ hash: String) -> Bool {
+    Self.isHash(hash) && FileSystem.isFile(path(of: hash))
+  }
+
+  /// Stores `bytes` (when no blob holds them yet) and returns their hash. Call it inside
+  /// `whileAdding`, and reference the hash before that ends.
+  @discardableResult
+  public func put(_ bytes: [UInt8]) throws -> String {
+    let hash = SHA256.hex(bytes)
+    let target = path(of: hash)
+    // Same name, same bytes: a blob that is there is never written again.
+    if FileSystem.isFile(target) { return hash }
+    try confinement.createFolders(containing: target)
+    try confinement.write(bytes, to: target)
+    chmod(target, 0o444)
+    return hash
+  }
+
+  /// `put`, for bytes whose hash may be known already (`FileHashes`): a blob that exists under
+  /// that name is taken as it is; otherwise the bytes are hashed before they are written, so a
+  /// wrong hash never names a blob.
+  @discardableResult
+  public func put(_ bytes: [UInt8], rememberedHash: String?) throws -> String {
+    if let rememberedHash, contains(rememberedHash) { return rememberedHash }
+    return try put(bytes)
+  }
+
+  /// The bytes of blob `hash`.
+  ///
+  /// - Throws: `FileError` naming the file when there is no such blob, or when its bytes no
+  ///   longer hash to its name (damaged on disk).
+  public func read(_ hash: String) throws(FileError) -> [UInt8] {
+    guard Self.isHash(hash) else { throw FileError(path: root, message: "'\(hash)' is not a SHA-256 blob name") }
+    let file = path(of: hash)
+    guard FileSystem.isFile(file) else {
+      throw FileError(path: file, message: "no such blob: it was never stored here, or it was collected by prune")
+    }
+    let bytes = try FileIO.read(file)
+    guard SHA256.hex(bytes) == hash else {
+      throw FileError(path: file, message: "is damaged: its bytes no longer hash to its name")
+    }
+    return bytes
+  }
+
+  /// Every blob's hash, sorted.
+  public func hashes() throws -> [String] {
+    let folder = root + "/sha256"
+    guard FileSystem.isDirectory(folder) else { return [] }
+    return try FileSystem.files(under: folder).compactMap { file in
+      let name = String(file[file.index(after: file.lastIndex(of: "/") ?? file.startIndex)...])
+      return Self.isHash(name) && file.hasPrefix(name.prefix(2) + "/") ? name : nil
+    }
+  }
+
+  /// Runs `body`, which adds blobs and references them, holding the store's lock shared: many
+  /// writers at once, never during a collection.
+  public func whileAdding<T>(_ body: () throws -> T) throws -> T {
+    try FileSystem.createDirectories(root)
+    try confinement.check(lockPath)
+    return try FileLock.withLock(lockPath, shared: true, body)
+  }
+
+  /// Runs `body` holding the store's lock exclusively: no blob is added meanwhile.
+  public func whileCollecting<T>(_ body: () throws -> T) throws -> T {
+    try FileSystem.createDirectories(root)
+    try confinement.check(lockPath)
+    return try FileLock.withLock(lockPath, body)
+  }
+
+  /// Removes blob `hash` (missing is fine).
+  public func remove(_ hash: String) throws {
+    guard Self.isHash(hash) else { return }
+    try confinement.remove(path(of: hash))
+  }
+
+  private var lockPath: String { root + "/.lock" }
+}

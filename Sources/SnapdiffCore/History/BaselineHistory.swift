@@ -1,0 +1,150 @@
+/// A snapshot's baselines over time, and their undo: the one place that records an approval
+/// (the old and new bytes into the blob store, a line into the approval log) and that puts an
+/// earlier baseline back.
+///
+/// An undo reverts the newest approval of the key that no undo has reverted yet, so undoing
+/// twice goes two approvals back. It restores the old baseline's bytes (and tree) from the blob
+/// store, or deletes the baseline when the approval had created it; it refuses when the
+/// baseline in the store is no longer what that approval wrote (a later `check --record` or a
+/// hand edit), since the undo would silently throw that away. The run the approval came from
+/// gets the snapshot's earlier status back, so it can be reviewed again.
+///
+/// ```swift
+/// let history = BaselineHistory(store: store, runsDirectory: ".snapdiff/runs")
+/// for entry in try history.entries(for: key) { print(entry.time, entry.new ?? "deleted") }
+/// try history.undo(key, user: ApprovalLog.processUser)
+/// ```
+public struct BaselineHistory: Sendable {
+  public let store: BaselineStore
+  public let runsDirectory: String
+  public let blobs: BlobStore
+  public let log: ApprovalLog
+
+  public init(store: BaselineStore, runsDirectory: String) {
+    self.store = store
+    self.runsDirectory = FileSystem.absolute(runsDirectory)
+    blobs = BlobStore.beside(runsDirectory: runsDirectory)
+    let runs = self.runsDirectory
+    log = ApprovalLog(dataDirectory: String(runs[..<runs.lastIndex(of: "/")!]))
+  }
+
+  /// The folder that holds `runs/`, `blobs/` and `history/`.
+  public var dataDirectory: String { String(runsDirectory[..<runsDirectory.lastIndex(of: "/")!]) }
+
+  /// Records an approval that replaced (or, with `new` nil, deleted) the baseline of `key` in
+  /// `environment` (of the branch overlay `overlay`, or of the store itself). Call it inside
+  /// `blobs.whileAdding`.
+  public func recordApproval(
+    of key: SnapshotKey, environment: String?, overlay: String?, old: BaselineStore.Previous,
+    new: BaselineStore.Previous, run: RunRecord?, branch: String? = nil, previousStatus: SnapshotStatus?,
+    user: String
+  ) throws {
+    try log.append(
+      ApprovalEntry(
+        id: Self.newID(), time: RunFolder.timestamp().iso, user: user, action: .approve, key: key.rawValue,
+        environment: environment, overlay: overlay, baselines: storeName, run: run?.id, branch: branch ?? run?.branch,
+        previousStatus: previousStatus, old: try old.png.map(blobs.put), new: try new.png.map(blobs.put),
+        oldTree: try old.tree.map(blobs.put), newTree: try new.tree.map(blobs.put), undoes: nil))
+  }
+
+  /// The log's entries for `key` in this store (every environment), oldest first.
+  public func entries(for key: SnapshotKey) throws -> [ApprovalEntry] {
+    try log.entries().filter { $0.key.utf8.elementsEqual(key.rawValue.utf8) && isThisStore($0) }
+  }
+
+  /// The approval an undo of `key` would revert now (in this store's environment and the
+  /// overlay it writes to), if any.
+  public func undoable(_ key: SnapshotKey) throws -> ApprovalEntry? {
+    var stack: [ApprovalEntry] = []
+    for entry in try entries(for: key) where entry.environment == store.environment && entry.overlay == store.overlays.first {
+      switch entry.action {
+      case .approve: stack.append(entry)
+      case .undo: stack.removeAll { $0.id == entry.undoes }
+      }
+    }
+    return stack.last
+  }
+
+  /// The SHA-256 of the baseline of `key` in `environment` (of `overlay`, or of the store
+  /// itself) now, or `nil` when there is none.
+  public func currentHash(of key: SnapshotKey, environment: String?, overlay: String? = nil) throws -> String? {
+    let path = self.path(of: key, environment: environment, overlay: overlay)
+    return FileSystem.isFile(path) ? SHA256.hex(try FileIO.read(path)) : nil
+  }
+
+  /// Puts back the baseline `key` had before its newest approval not yet undone, logs the undo,
+  /// and gives the snapshot its earlier status in that approval's run.
+  ///
+  /// - Returns: the undo's log entry.
+  /// - Throws: `RunError` when there is nothing to undo or the baseline changed since the
+  ///   approval; `FileError` when a blob it needs is gone.
+  @discardableResult
+  public func undo(_ key: SnapshotKey, user: String) throws -> ApprovalEntry {
+    try blobs.whileAdding {
+      guard let approval = try undoable(key) else {
+        throw RunError("'\(key)' has no approval to undo in \(log.path)")
+      }
+      let environment = approval.environment
+      let now = try currentHash(of: key, environment: environment, overlay: approval.overlay)
+      guard now == approval.new else {
+        throw RunError(
+          "'\(key)': the baseline is no longer the one approved at \(approval.time) (it is \(Self.short(now)), "
+            + "the approval wrote \(Self.short(approval.new))): nothing undone")
+      }
+      var target = try BaselineStore(root: store.root, environment: environment)
+      target.overlays = approval.overlay.map { [$0] } ?? []
+      if let old = approval.old {
+        let png = try blobs.read(old)
+        let tree = try approval.oldTree.map { try ElementTree.decode(blobs.read($0), path: blobs.path(of: $0)) }
+        try target.replace(png, tree: tree, for: key)
+      } else {
+        try target.remove(
+          BaselineStore.Location(
+            path: path(of: key, environment: environment, overlay: approval.overlay), environment: environment),
+          keepingSettings: true)
+      }
+      let entry = ApprovalEntry(
+        id: Self.newID(), time: RunFolder.timestamp().iso, user: user, action: .undo, key: key.rawValue,
+        environment: environment, overlay: approval.overlay, baselines: storeName, run: approval.run,
+        branch: approval.branch, previousStatus: nil, old: approval.new, new: approval.old, oldTree: approval.newTree,
+        newTree: approval.oldTree, undoes: approval.id)
+      try log.append(entry)
+      try reopenSnapshot(key, in: approval)
+      return entry
+    }
+  }
+
+  /// The approval's run gives the snapshot its status from before the approval (when the run is
+  /// still here and the snapshot still approved).
+  private func reopenSnapshot(_ key: SnapshotKey, in approval: ApprovalEntry) throws {
+    guard let id = approval.run, let status = approval.previousStatus,
+      FileSystem.isFile(runsDirectory + "/" + id + "/run.json")
+    else { return }
+    let folder = RunFolder(path: runsDirectory + "/" + id)
+    let record = try folder.update { record in
+      for index in record.snapshots.indices
+      where record.snapshots[index].key.utf8.elementsEqual(key.rawValue.utf8) && record.snapshots[index].status == .approved {
+        record.snapshots[index].status = status
+      }
+    }
+    try RunReports.write(record, to: folder)
+  }
+
+  private func path(of key: SnapshotKey, environment: String?, overlay: String?) -> String {
+    let base = overlay.map { store.root + "/" + $0 } ?? store.root
+    return (environment.map { base + "/" + $0 } ?? base) + "/" + key.relativePath()
+  }
+
+  /// This store as the log names it: relative to the data folder.
+  private var storeName: String { FileSystem.relativePath(from: dataDirectory, to: store.root) }
+
+  private func isThisStore(_ entry: ApprovalEntry) -> Bool {
+    FileSystem.absolute(entry.baselines, relativeTo: dataDirectory) == store.root
+  }
+
+  static func short(_ hash: String?) -> String { hash.map { "sha256 " + $0.prefix(12) } ?? "no baseline" }
+
+  private static func newID() -> String {
+    String(UInt64.random(in: 0...UInt64.max), radix: 16)
+  }
+}

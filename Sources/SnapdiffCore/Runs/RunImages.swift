@@ -1,0 +1,56 @@
+/// The images a run compared, kept by hash: each stored once in the blob store
+/// (`BlobStore`) and linked into the run folder as `images/<hash>.png`, so that the run's
+/// reports show what the run saw (not what the store holds now) and work wherever the folder
+/// is copied. The links are hard links: they cost no space beside the blob.
+///
+/// ```swift
+/// let images = RunImages(folder: folder, blobs: .beside(runsDirectory: ".snapdiff/runs"))
+/// snapshot.baselineHash = try images.keep(baselineBytes)
+/// ```
+public struct RunImages: Sendable {
+  public let folder: RunFolder
+  public let blobs: BlobStore
+
+  public init(folder: RunFolder, blobs: BlobStore) {
+    self.folder = folder
+    self.blobs = blobs
+  }
+
+  /// The folder of the links, in the run folder.
+  public static let directory = "images"
+
+  /// Where the image with `hash` is in a run folder, relative to it.
+  public static func relativePath(of hash: String) -> String { directory + "/" + hash + ".png" }
+
+  /// Stores `png` in the blob store and links it into the run folder; returns its hash.
+  /// Call it inside `blobs.whileAdding`.
+  public func keep(_ png: [UInt8]) throws -> String {
+    let hash = try blobs.put(png)
+    try link(hash)
+    return hash
+  }
+
+  /// Reads the file at `path` and keeps it as `keep` does; returns its bytes and hash. A file
+  /// unchanged since it was last hashed (a baseline) is not hashed again (`FileHashes`).
+  public func keepFile(_ path: String) throws -> (bytes: [UInt8], hash: String) {
+    let stamp = FileHashes.Stamp(path)
+    let bytes = try FileIO.read(path)
+    let remembered = FileHashes.shared(for: blobs).hash(of: path, bytes: bytes, stampedBefore: stamp)
+    let hash = try blobs.put(bytes, rememberedHash: remembered)
+    try link(hash)
+    return (bytes, hash)
+  }
+
+  /// Links blob `hash` into the run folder (a folder that already has it is left alone).
+  public func link(_ hash: String) throws {
+    let target = folder.path + "/" + Self.relativePath(of: hash)
+    if FileSystem.isFile(target) { return }
+    try folder.confinement.createFolders(containing: target)
+    try folder.confinement.link(blobs.path(of: hash), to: target)
+  }
+
+  /// The hashes a snapshot's record holds.
+  public static func hashes(of snapshot: SnapshotRecord) -> [String] {
+    [snapshot.baselineHash, snapshot.currentHash, snapshot.diffHash].compactMap { $0 }
+  }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import SnapdiffCore
+import Testing
+
+/// A run folder's report works wherever it is copied (a CI artifact): every image it shows loads
+/// in headless Chromium from `file://`, after an approval, from a plain copy of the folder, from
+/// `report --out` and from `report --out --single-file`.
+@Suite("portable reports")
+struct PortableReportTests {
+  static let chromium: String? = {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
+      for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
+        return "\(folder)/\(name)"
+      }
+    }
+    return nil
+  }()
+
+  /// Appended to a copy of the page beside it: opens every group, loads every image eagerly,
+  /// then writes on `<body>` how many images there are and which did not load.
+  static let probe = """
+    <script>
+    (function () {
+      document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+      var images = Array.prototype.slice.call(document.images);
+      images.forEach(function (i) { i.loading = 'eager'; });
+      var tries = 0;
+      (function wait() {
+        if (images.every(function (i) { return i.complete; }) || tries++ > 100) {
+          var failed = images.filter(function (i) { return !(i.naturalWidth > 0); })
+            .map(function (i) { return (i.getAttribute('src') || '').slice(0, 60); });
+          document.body.setAttribute('data-probe-images', String(images.length));
+          document.body.setAttribute('data-probe-failed', failed.join(' | '));
+          document.body.setAttribute('data-probe', 'done');
+        } else { setTimeout(wait, 50); }
+      })();
+    })();
+    </script>
+    """
+
+  /// Opens `page` (with the probe) in Chromium: (images, failed sources).
+  static func load(_ page: String, scratch: String) throws -> (images: Int, failed: String) {
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    let probePage = (page as NSString).deletingLastPathComponent + "/probe.html"
+    try (html.replacingOccurrences(of: "</body>", with: probe + "</body>")).write(
+      toFile: probePage, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: probePage) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+    process.arguments = [
+      "--kill-after=5", "60", chromium!, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+      "--no-first-run", "--disable-extensions", "--user-data-dir=\(scratch)/chromium-profile",
+      "--virtual-time-budget=5000", "--dump-dom", URL(fileURLWithPath: probePage).absoluteString,
+    ]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard let body = dom.range(of: "<body"), let end = dom[body.upperBound...].firstIndex(of: ">") else {
+      Issue.record("no <body> in Chromium's output: \(dom.prefix(300))")
+      return (0, "")
+    }
+    let tag = String(dom[body.upperBound..<end])
+    func attribute(_ name: String) -> String? {
+      guard let start = tag.range(of: name + "=\"") else { return nil }
+      return String(tag[start.upperBound...].prefix { $0 != "\"" })
+    }
+    #expect(attribute("data-probe") == "done", "the probe did not finish: \(tag)")
+    return (Int(attribute("data-probe-images") ?? "") ?? 0, attribute("data-probe-failed") ?? "?")
+  }
+
+  @Test(
+    "the report of an approved run, copied elsewhere or exported, shows every image in Chromium",
+    .enabled(if: chromium != nil, "needs chromium (Debian: apt-get install chromium)"), .timeLimit(.minutes(3)))
+  func copiedReportLoadsEveryImage() throws {
+    try withWorkspace { workspace in
+      let changed = "Home - test_search/Home"
+      let kept = "Profile - test_profile/Profile"
+      try workspace.writeFrame(changed, Workspace.screen([PixelRect(x: 5, y: 10, width: 10, height: 10)]))
+      try workspace.writeFrame(kept, Workspace.screen([PixelRect(x: 30, y: 10, width: 8, height: 20)]))
+      try workspace.writeFrame("Gone/Removed", Workspace.screen([]))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      try workspace.removeFrame("Gone/Removed")
+      try workspace.writeFrame(changed, Workspace.screen([PixelRect(x: 5, y: 12, width: 10, height: 10)]))
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 1)
+      #expect(try workspace.snapdiff(["approve", changed]).status == 0)
+      let id = try workspace.lastRun()["id"] as! String
+
+      // A plain copy of the run folder, far from the store and the blobs.
+      let elsewhere = workspace.root + "/elsewhere/artifact"
+      try FileManager.default.createDirectory(
+        atPath: workspace.root + "/elsewhere", withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: workspace.root + "/.snapdiff/runs/" + id, toPath: elsewhere)
+      let html = try String(contentsOfFile: elsewhere + "/index.html", encoding: .utf8)
+      #expect(!html.contains("../"), "the report links outside its folder")
+      let copied = try Self.load(elsewhere + "/index.html", scratch: workspace.root)
+      // failed-then-approved: baseline, current, diff; missing: baseline; passed: baseline.
+      #expect(copied.images == 5)
+      #expect(copied.failed == "")
+
+      // report --out, then moved; and one self-contained file.
+      #expect(try workspace.snapdiff(["report", id, "--out", "export"]).status == 0)
+      try FileManager.default.moveItem(atPath: workspace.root + "/export", toPath: workspace.root + "/elsewhere/export")
+      let exported = try Self.load(workspace.root + "/elsewhere/export/index.html", scratch: workspace.root)
+      #expect(exported.images == 5 && exported.failed == "")
+      #expect(FileManager.default.fileExists(atPath: workspace.root + "/elsewhere/export/junit.xml"))
+      #expect(FileManager.default.fileExists(atPath: workspace.root + "/elsewhere/export/run.json"))
+
+      let single = try workspace.snapdiff(["report", id, "--out", "single", "--single-file"])
+      #expect(single.status == 0, "\(single.standardError)")
+      #expect(try FileSystem.files(under: workspace.root + "/single") == ["index.html"])
+      let inlined = try Self.load(workspace.root + "/single/index.html", scratch: workspace.root)
+      #expect(inlined.images == 5 && inlined.failed == "")
+
+      // The negative control: a copy without its images shows them broken.
+      try FileManager.default.removeItem(atPath: elsewhere + "/images")
+      let broken = try Self.load(elsewhere + "/index.html", scratch: workspace.root)
+      #expect(broken.images == 5 && broken.failed.split(separator: "|").count == 5)
+    }
+  }
+}
