@@ -17,14 +17,18 @@ struct PortableReportTests {
     return nil
   }()
 
-  /// Appended to a copy of the page beside it: opens every group, loads every image eagerly,
-  /// then writes on `<body>` how many images there are and which did not load.
+  /// Appended to a copy of the page beside it: loads every image the page shows or links (each
+  /// `<img src>`, and the viewer's `<a data-image href>` links, which it loads when opened), then
+  /// writes on `<body>` how many distinct images there are and which did not load.
   static let probe = """
     <script>
     (function () {
-      document.querySelectorAll('details').forEach(function (d) { d.open = true; });
-      var images = Array.prototype.slice.call(document.images);
-      images.forEach(function (i) { i.loading = 'eager'; });
+      var urls = [];
+      document.querySelectorAll('img[src], a[data-image]').forEach(function (e) {
+        var url = e.getAttribute('src') || e.getAttribute('href');
+        if (url && urls.indexOf(url) < 0) urls.push(url);
+      });
+      var images = urls.map(function (url) { var i = new Image(); i.src = url; return i; });
       var tries = 0;
       (function wait() {
         if (images.every(function (i) { return i.complete; }) || tries++ > 100) {
@@ -98,7 +102,7 @@ struct PortableReportTests {
       #expect(!html.contains("../"), "the report links outside its folder")
       let copied = try Self.load(elsewhere + "/index.html", scratch: workspace.root)
       // failed-then-approved: baseline, current, diff; missing: baseline; passed: baseline.
-      #expect(copied.images == 5)
+      #expect(copied.images == 5, "\(copied)")
       #expect(copied.failed == "")
 
       // report --out, then moved; and one self-contained file.
@@ -113,7 +117,7 @@ struct PortableReportTests {
       #expect(single.status == 0, "\(single.standardError)")
       #expect(try FileSystem.files(under: workspace.root + "/single") == ["index.html"])
       let inlined = try Self.load(workspace.root + "/single/index.html", scratch: workspace.root)
-      #expect(inlined.images == 5 && inlined.failed == "")
+      #expect(inlined.images == 5 && inlined.failed == "", "\(inlined)")
 
       // The negative control: a copy without its images shows them broken.
       try FileManager.default.removeItem(atPath: elsewhere + "/images")

@@ -27,8 +27,13 @@ struct RunHistoryTests {
   }
 
   /// The `src` of every `<img>` in a page.
+  /// Every image the report shows or links: `<img src>` (thumbnails) and the viewer's
+  /// `<a href … data-image>` links, which it loads when opened.
   static func imageSources(_ html: String) -> [String] {
-    html.components(separatedBy: "<img src=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    let images = html.components(separatedBy: "<img src=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+    let links = html.components(separatedBy: "<a href=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+      .filter { $0.hasSuffix(".png") }
+    return images + links
   }
 
   @Test("after an approval the run still shows the baseline it compared, with its counts")

@@ -75,16 +75,16 @@ public enum ReportExport {
     return written
   }
 
-  /// The page with every `src="images/<hash>.png"` replaced by the image as a `data:` URI, and
-  /// the "Open:" links to image files left out (there are no files beside a single page).
+  /// The page with every `src` and `href` of `images/<hash>.png` replaced by the image as a
+  /// `data:` URI: the thumbnails, and the links the viewer loads its images from.
   static func inlined(_ html: String, images: [String: [UInt8]]) -> String {
     var page = html
     for (hash, bytes) in images {
-      page = page.replacing(
-        "src=\"\(RunImages.relativePath(of: hash))\"",
-        with: "src=\"data:image/png;base64,\(Data(bytes).base64EncodedString())\"")
+      let data = "data:image/png;base64,\(Data(bytes).base64EncodedString())"
+      for attribute in ["src", "href"] {
+        page = page.replacing("\(attribute)=\"\(RunImages.relativePath(of: hash))\"", with: "\(attribute)=\"\(data)\"")
+      }
     }
-    return page.split(separator: "\n", omittingEmptySubsequences: false)
-      .filter { !$0.hasPrefix("<p class=\"files\">") }.joined(separator: "\n")
+    return page
   }
 }

@@ -15,13 +15,14 @@ struct OpenRunRequest: Decodable, Sendable {
   /// `missing`, `all`, `failed` or `never`; default: the server's (`never`).
   var recordMode: RecordMode?
 
-  enum CodingKeys: String, CodingKey, CaseIterable { case name, branch, environment, recordMode }
+  enum CodingKeys: String, CodingKey, CaseIterable { case name, branch, baseBranch, environment, recordMode }
 
   init(from decoder: any Decoder) throws {
     try decoder.refuseUnknownFields(CodingKeys.self)
     let container = try decoder.container(keyedBy: CodingKeys.self)
     name = try container.decode(String.self, forKey: .name)
     branch = try container.decodeIfPresent(String.self, forKey: .branch)
+    baseBranch = try container.decodeIfPresent(String.self, forKey: .baseBranch)
     environment = try container.decodeIfPresent(String.self, forKey: .environment)
     recordMode = try container.decodeIfPresent(RecordMode.self, forKey: .recordMode)
   }
