@@ -39,10 +39,17 @@ final class RunService: Sendable {
     return RunFolder(path: configuration.runsDirectory + "/" + id)
   }
 
-  /// Run `id`'s record, read from `run.json`.
+  /// Run `id`'s record: `run.json`, with an open run's snapshots from its log.
   func record(_ id: String) throws -> (RunFolder, RunRecord) {
     let folder = try folder(id)
     return (folder, try folder.load())
+  }
+
+  /// Run `id`'s `run.json` as stored, without an open run's log: whether it is open, at the cost
+  /// of a `stat` (what every frame checks first).
+  func storedRecord(_ id: String) throws -> (RunFolder, RunRecord) {
+    let folder = try folder(id)
+    return (folder, try folder.loadStored())
   }
 
   /// The runs, newest first, after bringing the index in step with the folders.
@@ -119,7 +126,7 @@ final class RunService: Sendable {
   private func inOpenSession(_ id: String, _ change: (RunSession) throws -> SnapshotRecord) throws
     -> SnapshotRecord
   {
-    let (folder, record) = try record(id)
+    let (folder, record) = try storedRecord(id)
     guard record.closedAt == nil else {
       throw APIError.conflict("run \(id) is closed: open a new run (POST /api/v1/runs)")
     }
@@ -129,7 +136,8 @@ final class RunService: Sendable {
     do {
       snapshot = try change(session)
     } catch let error as RunError {
-      throw try folder.load().closedAt != nil ? APIError.conflict(error.message) : APIError.unprocessable(error.message)
+      throw try folder.loadStored().closedAt != nil
+        ? APIError.conflict(error.message) : APIError.unprocessable(error.message)
     }
     try index.refresh(folder)
     return snapshot
