@@ -64,6 +64,11 @@ public struct SnapdiffServe: ParsableCommand {
   @Flag(name: .customLong("private"), help: "Reads need the token too.")
   var privateReads = false
 
+  @Flag(
+    inversion: .prefixedNo,
+    help: "One structured log line per request on standard error (method, path, route, status, duration).")
+  var requestLog = true
+
   @Option(help: ArgumentHelp("The largest frame upload, in MiB.", valueName: "n"))
   var maxUploadMb = 50
 
@@ -181,6 +186,7 @@ public struct SnapdiffServe: ParsableCommand {
     configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
     configuration.workers = workers ?? ServerConfiguration.defaultWorkers
     configuration.maxDecodedBytes = maxDecodedMb << 20
+    configuration.logRequests = requestLog
     try configuration.validate()
     let announced = configuration
     configuration.onServerRunning = { port in Self.announce(announced, port: port) }

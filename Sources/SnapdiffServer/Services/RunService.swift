@@ -16,6 +16,8 @@ final class RunService: Sendable {
   let decodeBudget: DecodeBudget
   /// How the server's folders are named in what clients see.
   let shownPaths: ShownPaths
+  /// What `/metrics` serves.
+  let metrics = ServiceMetrics()
 
   init(configuration: ServerConfiguration) throws {
     self.configuration = configuration
@@ -85,10 +87,15 @@ final class RunService: Sendable {
   /// - Throws: `APIError` 404 (no run), 409 (closed), 422 (a key, PNG, tree or settings that
   ///   cannot be used).
   func submit(run id: String, key: SnapshotKey, frame: IncomingFrame) throws -> SnapshotRecord {
+    metrics.frameReceived()
     _ = try decodeCost(of: frame, key: key)
-    return try inOpenSession(id) { session in
-      try session.submit(key: key.rawValue, png: frame.png, tree: frame.tree, settings: frame.settings)
+    let snapshot = try inOpenSession(id) { session in
+      var session = session
+      session.observer = metrics
+      return try session.submit(key: key.rawValue, png: frame.png, tree: frame.tree, settings: frame.settings)
     }
+    metrics.verdict(snapshot.status)
+    return snapshot
   }
 
   /// The decoded bytes comparing `frame` will hold, read from the PNG's header (or the tree's
@@ -118,7 +125,9 @@ final class RunService: Sendable {
   ///
   /// - Throws: `APIError` 404 (no run), 409 (closed), 422 (a key or reason that cannot be used).
   func skip(run id: String, key: SnapshotKey, reason: String) throws -> SnapshotRecord {
-    try inOpenSession(id) { session in try session.skip(key: key.rawValue, reason: reason) }
+    let snapshot = try inOpenSession(id) { session in try session.skip(key: key.rawValue, reason: reason) }
+    metrics.verdict(snapshot.status)
+    return snapshot
   }
 
   /// Runs `change` on the session of run `id`, which must be open, then brings the index up to

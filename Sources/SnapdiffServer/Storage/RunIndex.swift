@@ -1,4 +1,5 @@
 import GRDB
+import NIOConcurrencyHelpers
 import SnapdiffCore
 
 #if canImport(Glibc)
@@ -22,6 +23,11 @@ import SnapdiffCore
 final class RunIndex: Sendable {
   let database: DatabaseQueue
   let runsDirectory: String
+  /// Rebuilt from the run folders since the server started (`synchronize` went through once).
+  private let rebuilt = NIOLockedValueBox(false)
+  /// The database file, and its inode when it was opened.
+  private let path: String
+  private let inode: UInt64?
 
   /// Opens (or creates) the index at `path` for the run folders in `runsDirectory`.
   init(path: String, runsDirectory: String) throws {
@@ -37,7 +43,8 @@ final class RunIndex: Sendable {
     }
     database = try DatabaseQueue(path: path, configuration: configuration)
     self.runsDirectory = runsDirectory
-
+    self.path = path
+    inode = Self.inode(of: path)
     try Self.migrator.migrate(database)
   }
 
@@ -125,8 +132,77 @@ final class RunIndex: Sendable {
       for id in gone {
         try IndexedRun.deleteOne(db, key: id)
       }
+      rebuilt.withLockedValue { $0 = true }
       return (indexed, gone.count)
     }
+  }
+
+  /// Why the index cannot serve now, or `nil` when it can: it must have been rebuilt from the
+  /// run folders since the start, and answer a query (what `GET /api/v1/ready` asks).
+  func unreadiness() -> String? {
+    guard rebuilt.withLockedValue({ $0 }) else { return "the run index is being rebuilt from the run folders" }
+    guard let inode, Self.inode(of: path) == inode else {
+      // Removed or replaced while open: what the server writes no longer reaches the file.
+      return "the run index database is gone from <data>/serve.sqlite (restart the server to rebuild it)"
+    }
+    do {
+      _ = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM run") }
+      return nil
+    } catch {
+      return "the run index cannot be read: \(error)"
+    }
+  }
+
+  private static func inode(of path: String) -> UInt64? {
+    var info = stat()
+    return stat(path, &info) == 0 ? UInt64(info.st_ino) : nil
+  }
+
+  /// How many runs are open (not closed), as indexed.
+  func openRunCount() throws -> Int {
+    try database.read { db in try IndexedRun.filter(Column("closedAt") == nil).fetchCount(db) }
+  }
+
+  /// Brings one run up to date (after the service changed it): the records its log took since
+  /// it was indexed, or, when its `run.json` changed, the whole run again.
+  func refresh(_ folder: RunFolder) throws {
+    try database.write { db in
+      guard let fingerprint = Self.fingerprint(of: folder.recordPath) else {
+        try IndexedRun.deleteOne(db, key: folder.id)
+        return
+      }
+      if let run = try IndexedRun.fetchOne(db, key: folder.id), run.fingerprint == fingerprint {
+        if run.closedAt == nil { try Self.follow(folder, from: run.logPosition, in: db) }
+        return
+      }
+      guard let record = try? folder.load() else {
+        try IndexedRun.deleteOne(db, key: folder.id)
+        return
+      }
+      try Self.store(record, fingerprint: fingerprint, in: db)
+    }
+  }
+
+  /// Adds the records of `folder`'s log after `position` to its indexed run, one row each.
+  ///
+  /// - Returns: whether there were any.
+  @discardableResult
+  private static func follow(_ folder: RunFolder, from position: Int, in db: Database) throws -> Bool {
+    let (records, end) = try folder.snapshotLog.records(after: position)
+    guard end != position, var run = try IndexedRun.fetchOne(db, key: folder.id) else { return false }
+    let recordMode = RecordMode(rawValue: run.recordMode) ?? .never
+    for snapshot in records {
+      if let old = try IndexedSnapshot.fetchOne(db, key: ["runId": run.id, "key": snapshot.key]) {
+        run.count(old, -1)
+      }
+      let row = IndexedSnapshot(snapshot, runID: run.id, recordMode: recordMode)
+      run.count(row, 1)
+      try row.save(db)
+    }
+    run.logPosition = end
+    run.verdict = RunVerdict(snapshots: run.snapshotCount, failing: run.failingCount).rawValue
+    try run.update(db)
+    return true
   }
 
   /// The runs, newest first.
