@@ -27,7 +27,9 @@ public protocol SnapshotRecordStore: Sendable {
 extension RunRecord {
   /// `self` with the log's records after `logPosition` applied (a later record of a key replaces
   /// the earlier one, by the key's bytes), in key order, and `logPosition` moved to `end`.
+  /// Nothing after `logPosition`: `self` as it is.
   func applying(_ records: [SnapshotRecord], end: Int) -> RunRecord {
+    if records.isEmpty && end == logPosition ?? 0 { return self }
     var record = self
     record.logPosition = end
     guard !records.isEmpty else { return record }
