@@ -343,8 +343,13 @@ public struct RunChecker: Sendable {
     Frame.isTree(path) ? try PNGEncoder().encode(frame.image) : try FileIO.read(path)
   }
 
-  /// Copies a frame (PNG, and its tree) into the run folder so it can be approved later.
+  /// Copies a frame (PNG, and its tree) into the run folder so it can be approved later. A PNG
+  /// already in the run folder (a session's `incoming/`, its tree beside it) is kept there: no
+  /// second copy (for a 1170×2532 frame it cost the service a file and a flush per changed frame).
   private func keepCopy(of frame: Frame, png: [UInt8], key: SnapshotKey, in folder: RunFolder) throws -> String {
+    if !Frame.isTree(frame.path), Confinement.isSameOrBelow(FileSystem.absolute(frame.path), folder.path) {
+      return frame.path
+    }
     let copy = folder.currentCopyPath(for: key)
     try folder.confinement.createFolders(containing: copy)
     try folder.confinement.write(png, to: copy)
