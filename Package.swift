@@ -97,6 +97,10 @@ let engineTargets: [Target] = [
       .product(name: "Hummingbird", package: "hummingbird"),
       .product(name: "HummingbirdCore", package: "hummingbird"),
       .product(name: "GRDB", package: "GRDB.swift"),
+      // `/metrics` (Prometheus text) and structured request logs; only the server links them.
+      .product(name: "Metrics", package: "swift-metrics"),
+      .product(name: "Prometheus", package: "swift-prometheus"),
+      .product(name: "Logging", package: "swift-log"),
     ],
     exclude: ["openapi.yaml"]
   ),
@@ -166,6 +170,11 @@ let package = Package(
       // `snapdiff serve`: the HTTP service (Hummingbird 2) and its run index (SQLite through GRDB).
       .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
       .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+      // The service's `/metrics` and request logs (SnapdiffServer only; swift-log and
+      // swift-metrics come with Hummingbird already).
+      .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+      .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+      .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
   targets: testAPITargets + (testAPIOnly ? [] : engineTargets)
 )

@@ -3,6 +3,7 @@
 count and time, then the figures a capacity plan needs.
 
   scripts/load_test.py [--snapdiff PATH] [--frames 300] [--clients 8] [--timeout 300]
+                       [--kind mixed|equal|changed] [--size 390x844]
       Starts `snapdiff serve` (PATH: a release build, ideally) on 127.0.0.1 and a free port, with
       a token, over a baseline store it prepares in a temporary folder, and stops it afterwards.
 
@@ -10,14 +11,18 @@ count and time, then the figures a capacity plan needs.
       Against a server already running (on loopback only); its store DIR gets this test's baselines
       under `load-test/`, and --pid lets it read the server's peak memory.
 
-The frames are 390x844 phone-screen-like PNGs drawn with zlib and struct (a few variants, with a
-noisy "photo" so that they weigh what screenshots weigh): half equal to their baseline, about a
-third changed, the rest new (no baseline). Each client keeps one HTTP/1.1 connection and PUTs
+The frames are 390x844 (--size) phone-screen-like PNGs drawn with zlib and struct (a few variants,
+with a noisy "photo" so that they weigh what screenshots weigh): half equal to their baseline,
+about a third changed, the rest new (no baseline); --kind equal makes every frame equal to its
+baseline byte for byte, --kind changed every frame changed. Baselines of the same picture are hard
+links to one file, so that 10,000 frames need no more disk for baselines than eight. Each client keeps one HTTP/1.1 connection and PUTs
 frames as image/png until all are sent or the time is up; each verdict must be 200 with the
 expected status (passed, failed or new). Then the run is closed and its counts checked.
 
-Prints the errors (there must be none), latency p50/p95/p99/max, frames per second, and the
-server's peak resident memory (VmHWM in /proc/PID/status). Exit status 0 with no error, 1 with
+Prints the errors (there must be none), latency p50/p95/p99/max, the median latency of each tenth
+of the run (in completion order: a per-frame cost that grows with the run shows as a last tenth
+slower than the first), frames per second, and the server's peak resident memory (VmHWM in
+/proc/PID/status). Exit status 0 with no error, 1 with
 any (a failed request, a wrong verdict, a frame not sent in time, wrong counts), 2 when it cannot
 run. Python's standard library only (threading, http.client).
 """
@@ -47,25 +52,27 @@ def log(message):
 # MARK: Frames
 
 
-def make_frames(count):
+def make_frames(count, mix="mixed", width=WIDTH, height=HEIGHT):
     """`count` frames as (key, baseline bytes or None, frame bytes, expected status): half equal,
-    about a third changed, the rest new; from four screens and their changed versions."""
+    about a third changed, the rest new (`mix` "mixed"), or all equal or all changed; from four
+    screens and their changed versions."""
     log("drawing frames...")
+    size = dict(width=width, height=height)
     screens = [
-        phone_screen(accent, photo_seed=seed)
+        phone_screen(accent, photo_seed=seed, **size)
         for seed, accent in enumerate([(9, 105, 218), (26, 127, 55), (130, 80, 223), (191, 135, 0)])
     ]
     changed = [
-        phone_screen((207, 34, 46), photo_seed=0),  # the button's colour
-        phone_screen((26, 127, 55), shifted=True, photo_seed=1),  # the text moved
-        phone_screen((130, 80, 223), banner=True, photo_seed=2),  # a banner appeared
-        phone_screen((191, 135, 0), shifted=True, banner=True, photo_seed=3),
+        phone_screen((207, 34, 46), photo_seed=0, **size),  # the button's colour
+        phone_screen((26, 127, 55), shifted=True, photo_seed=1, **size),  # the text moved
+        phone_screen((130, 80, 223), banner=True, photo_seed=2, **size),  # a banner appeared
+        phone_screen((191, 135, 0), shifted=True, banner=True, photo_seed=3, **size),
     ]
     frames = []
     for index in range(count):
         screen = index % len(screens)
-        key = f"load-test/Screen {index:04d} - test_load/Screen {index:04d}"
-        kind = index % 6  # 0–2 equal, 3–4 changed, 5 new
+        key = f"load-test/Screen {index:05d} - test_load/Screen {index:05d}"
+        kind = {"mixed": index % 6, "equal": 0, "changed": 3}[mix]  # 0–2 equal, 3–4 changed, 5 new
         if kind < 3:
             frames.append((key, screens[screen], screens[screen], "passed"))
         elif kind < 5:
@@ -73,18 +80,28 @@ def make_frames(count):
         else:
             frames.append((key, None, changed[screen], "new"))
     sizes = sorted(len(f[2]) for f in frames)
-    log(f"{count} frames of {WIDTH}x{HEIGHT}, {sizes[0] // 1024}–{sizes[-1] // 1024} KiB each")
+    log(f"{count} frames of {width}x{height}, {sizes[0] // 1024}–{sizes[-1] // 1024} KiB each")
     return frames
 
 
 def write_baselines(store, frames):
+    """Each frame's baseline, the same picture hard-linked to one file where the file system allows."""
+    originals = {}
     for key, baseline, _, _ in frames:
         if baseline is None:
             continue
         path = os.path.join(store, key + ".png")
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        original = originals.get(id(baseline))
+        if original is not None:
+            try:
+                os.link(original, path)
+                continue
+            except OSError:
+                pass
         with open(path, "wb") as file:
             file.write(baseline)
+        originals[id(baseline)] = path
 
 
 # MARK: The server (started by serve_support.Server)
@@ -241,16 +258,24 @@ def main():
     parser.add_argument("--frames", type=int, default=300, help="frames to post (default 300)")
     parser.add_argument("--clients", type=int, default=8, help="concurrent clients (default 8)")
     parser.add_argument("--timeout", type=float, default=300, help="seconds for the whole test (default 300)")
+    parser.add_argument("--kind", choices=["mixed", "equal", "changed"], default="mixed", help="mixed (default: half equal, a third changed, a sixth new), equal (every frame equal to its baseline byte for byte) or changed (every frame changed)")
+    parser.add_argument("--size", default=f"{WIDTH}x{HEIGHT}", help=f"frame size WIDTHxHEIGHT (default {WIDTH}x{HEIGHT}; 1170x2532 is an iPhone's)")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     arguments = parser.parse_args()
     if arguments.frames < 1 or arguments.clients < 1 or arguments.timeout <= 0:
         parser.error("--frames and --clients must be at least 1, --timeout positive")
+    try:
+        width, height = (int(part) for part in arguments.size.lower().split("x"))
+        if not (100 <= width <= 4000 and 300 <= height <= 4000):
+            raise ValueError
+    except ValueError:
+        parser.error("--size must be WIDTHxHEIGHT, 100 to 4000 wide and 300 to 4000 high")
 
     deadline = time.monotonic() + arguments.timeout
     scratch = tempfile.mkdtemp(prefix="snapdiff-load-")
     server = None
     try:
-        frames = make_frames(arguments.frames)
+        frames = make_frames(arguments.frames, arguments.kind, width, height)
         if arguments.url:
             if not arguments.baselines:
                 raise CannotRun("--url needs --baselines (the server's store, where the baselines go)")
@@ -309,10 +334,14 @@ def main():
 
     # Latency as the run grows, in completion order: a per-frame cost that grows with the number
     # of snapshots already in the run shows here.
-    quarter_p50 = []
-    for quarter in range(4):
-        part = sorted(latencies[quarter * len(latencies) // 4 : (quarter + 1) * len(latencies) // 4])
-        quarter_p50.append(round(percentile(part, 0.5) * 1000, 1) if part else None)
+    def p50_by(parts):
+        medians = []
+        for part in range(parts):
+            values = sorted(latencies[part * len(latencies) // parts : (part + 1) * len(latencies) // parts])
+            medians.append(round(percentile(values, 0.5) * 1000, 1) if values else None)
+        return medians
+
+    quarter_p50, tenth_p50 = p50_by(4), p50_by(10)
     latencies.sort()
     figures = {
         "frames": len(frames),
@@ -327,7 +356,11 @@ def main():
             "p99": round(percentile(latencies, 0.99) * 1000, 1),
             "max": round(latencies[-1] * 1000, 1) if latencies else None,
             "p50ByQuarter": quarter_p50,
+            "p50ByTenth": tenth_p50,
         },
+        "lastTenthOverFirst": round(tenth_p50[-1] / tenth_p50[0], 2) if tenth_p50[0] and tenth_p50[-1] else None,
+        "kind": arguments.kind,
+        "size": f"{width}x{height}",
         "serverPeakRSSMiB": round(peak / 1024, 1) if peak else None,
         "serverRSSAtStartMiB": round(resident_at_start / 1024, 1) if resident_at_start else None,
         "serverCPUSeconds": round(cpu_at_end - cpu_at_start, 2) if cpu_at_start is not None and cpu_at_end is not None else None,
@@ -339,6 +372,7 @@ def main():
         print(f"{figures['completed']} of {figures['frames']} frames from {figures['clients']} clients in {figures['seconds']} s: {figures['framesPerSecond']} frames/s")
         print(f"latency p50 {ms['p50']} ms, p95 {ms['p95']} ms, p99 {ms['p99']} ms, max {ms['max']} ms")
         print(f"latency p50 by quarter of the run (completion order): {' / '.join(f'{v} ms' for v in ms['p50ByQuarter'])}")
+        print(f"latency p50 by tenth: {' / '.join(f'{v}' for v in ms['p50ByTenth'])} ms; last tenth / first: {figures['lastTenthOverFirst']}")
         if peak:
             print(f"server peak RSS (VmHWM) {figures['serverPeakRSSMiB']} MiB (at start {figures['serverRSSAtStartMiB']} MiB)")
         if figures["serverCPUSeconds"] is not None:

@@ -71,6 +71,11 @@ public struct SnapdiffServe: ParsableCommand {
   @Flag(name: .customLong("private"), help: "Reads need the token too.")
   var privateReads = false
 
+  @Flag(
+    inversion: .prefixedNo,
+    help: "One structured log line per request on standard error (method, path, route, status, duration).")
+  var requestLog = true
+
   @Option(help: ArgumentHelp("The largest frame upload, in MiB.", valueName: "n"))
   var maxUploadMb = 50
 
@@ -189,6 +194,7 @@ public struct SnapdiffServe: ParsableCommand {
     configuration.workers = workers ?? ServerConfiguration.defaultWorkers
     configuration.maxDecodedBytes = maxDecodedMb << 20
     configuration.publicURL = publicURL
+    configuration.logRequests = requestLog
     try configuration.validate()
     let announced = configuration
     configuration.onServerRunning = { port in Self.announce(announced, port: port) }

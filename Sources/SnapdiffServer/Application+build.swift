@@ -38,21 +38,26 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
     })
 }
 
-/// The routes: the API under `/api/v1`, the review pages at `/` and `/runs/{run}`. Errors
+/// The routes: the API under `/api/v1`, the review pages at `/` and `/runs/{run}`, `/metrics`;
+/// every request timed and logged (`RequestMetricsMiddleware`, `RequestLogMiddleware`). Errors
 /// become JSON (or an HTML page off the API); access rules apply before any route.
 @available(macOS 14, iOS 17, tvOS 17, *)
 func buildRouter(_ service: RunService) -> Router<ServerRequestContext> {
   let router = Router(context: ServerRequestContext.self)
+  // Outermost: they see the status the error middleware answers.
+  router.add(middleware: RequestLogMiddleware(level: service.configuration.logRequests ? .info : .critical))
+  router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
   router.add(middleware: ErrorMiddleware(shown: service.shownPaths))
   router.add(
     middleware: AccessMiddleware(token: service.configuration.token, privateReads: service.configuration.privateReads))
   let api = router.group("api/v1")
-  HealthController(version: service.configuration.version).addRoutes(to: api)
+  HealthController(version: service.configuration.version, index: service.index).addRoutes(to: api)
   RunsController(service: service).addRoutes(to: api)
   SnapshotsController(service: service).addRoutes(to: api)
   BaselinesController(service: service).addRoutes(to: api)
   BranchesController(service: service).addRoutes(to: api)
   ReviewPageController(service: service).addRoutes(to: router)
+  MetricsController(service: service).addRoutes(to: router)
   return router
 }
 

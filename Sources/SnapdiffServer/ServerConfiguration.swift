@@ -67,6 +67,9 @@ public struct ServerConfiguration: Sendable {
   public var version: String
   /// Called once the server listens, with the port it listens on.
   public var onServerRunning: (@Sendable (_ port: Int) async -> Void)?
+  /// One structured log line per request on standard error (`RequestLogMiddleware`); `snapdiff
+  /// serve` turns it on.
+  public var logRequests = false
 
   public init(
     host: String = "127.0.0.1", port: Int = 8080, store: BaselineStore, dataDirectory: String,

@@ -39,11 +39,13 @@ public struct Frame: Sendable {
     pngPath.lowercased().hasSuffix(".png") ? String(pngPath.dropLast(4)) : pngPath
   }
 
-  /// Loads a frame: a tree file is rendered; a PNG is decoded and picks up its tree.
+  /// Loads a frame: a tree file is rendered; a PNG is decoded (unless the caller has its image
+  /// already: `decoded`) and picks up its tree.
   ///
   /// - Throws: `FileError`, `PNGError` or `ConfigurationError` naming the file.
   public static func load(
-    _ path: String, decoder: PNGDecoder = PNGDecoder(), renderer: ElementRenderer = ElementRenderer()
+    _ path: String, decoder: PNGDecoder = PNGDecoder(), renderer: ElementRenderer = ElementRenderer(),
+    decoded: RGBAImage? = nil
   ) throws -> Frame {
     if isTree(path) {
       let tree = try ElementTree.load(anyFormat: path)
@@ -53,7 +55,7 @@ public struct Frame: Sendable {
       }
       return Frame(image: renderer.render(tree), tree: tree, path: path)
     }
-    let image = try decoder.decode(contentsOf: path)
+    let image = try decoded ?? decoder.decode(contentsOf: path)
     guard let treeFile = treeFile(besidePNG: path) else { return Frame(image: image, tree: nil, path: path) }
     if treeFile.hasSuffix(".tree.json") { return Frame(image: image, tree: try ElementTree.load(treeFile), path: path) }
     // A dump holds points only: its scale is the screenshot's pixels per point.

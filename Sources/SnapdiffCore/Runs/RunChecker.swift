@@ -44,6 +44,8 @@ public struct RunChecker: Sendable {
   /// Where the images the run compares are kept by hash (default: `blobs/` beside the runs
   /// folder).
   public var blobs: BlobStore
+  /// Told how long decoding and comparing took (the service's `/metrics`).
+  public var observer: (any CheckObserver)?
 
   /// The run sees every frame of the run (no `--only`, `--shard` or `--partial`), so a
   /// baseline with no frame is `missing`.
@@ -200,8 +202,19 @@ public struct RunChecker: Sendable {
 
   private struct SkipNote: Decodable { var reason: String }
 
+  /// What a caller that received a frame has read of it already (`RunSession`): the frame's bytes
+  /// and, when it decoded them, its image; the baseline's bytes. Each is then read (and the frame
+  /// decoded) once per frame, not again here.
+  struct Received {
+    var png: [UInt8]
+    var image: RGBAImage?
+    var baseline: (path: String, bytes: [UInt8])?
+  }
+
   /// Compares one snapshot; never throws: a problem becomes the snapshot's `error`.
-  func check(_ key: SnapshotKey, currentPath: String?, folder: RunFolder) -> SnapshotRecord {
+  func check(_ key: SnapshotKey, currentPath: String?, folder: RunFolder, received: Received? = nil)
+    -> SnapshotRecord
+  {
     var record = SnapshotRecord(key: key.rawValue, status: .failed)
     let images = RunImages(folder: folder, blobs: blobs)
     do {
@@ -223,17 +236,17 @@ public struct RunChecker: Sendable {
       let comparison = try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
       if comparison.matchLevel != .strict { record.matchLevel = comparison.matchLevel }
       guard let baseline, let baselineBytes else {
-        return try recordNew(key, currentPath: currentPath, folder: folder, into: record)
+        return try recordNew(key, currentPath: currentPath, folder: folder, into: record, received: received)
       }
       let usesFrames =
         Frame.isTree(currentPath) || !comparison.selectors.isEmpty || comparison.matchLevel == .layout
         || Frame.treeFile(besidePNG: baseline.path) != nil || Frame.treeFile(besidePNG: currentPath) != nil
       if usesFrames {
         return try compareFrames(key, baseline: baseline, currentPath: currentPath, comparison: comparison,
-          folder: folder, into: record)
+          folder: folder, into: record, received: received)
       }
       return try comparePNGs(key, baseline: baseline, baselineBytes: baselineBytes, currentPath: currentPath,
-        options: comparison.options, folder: folder, into: record)
+        options: comparison.options, folder: folder, into: record, received: received)
     } catch {
       record.status = .failed
       record.error = String(describing: error)
@@ -242,14 +255,16 @@ public struct RunChecker: Sendable {
   }
 
   private func recordNew(
-    _ key: SnapshotKey, currentPath: String, folder: RunFolder, into record: SnapshotRecord
+    _ key: SnapshotKey, currentPath: String, folder: RunFolder, into record: SnapshotRecord, received: Received?
   ) throws -> SnapshotRecord {
     var record = record
     record.status = .new
     // Load it whole: a broken frame must never become a baseline.
-    let frame = try Frame.load(currentPath, decoder: decoder)
+    let frame = try measured(.decode, by: observer) {
+      try Frame.load(currentPath, decoder: decoder, decoded: received?.image)
+    }
     record.currentSize = SnapshotRecord.Size(width: frame.image.width, height: frame.image.height)
-    let png = try pngBytes(of: frame, at: currentPath)
+    let png = try received.map(\.png) ?? pngBytes(of: frame, at: currentPath)
     record.current = folder.relative(try keepCopy(of: frame, png: png, key: key, in: folder))
     record.currentHash = try RunImages(folder: folder, blobs: blobs).keep(png)
     if recordMode.records(.new) {
@@ -263,10 +278,10 @@ public struct RunChecker: Sendable {
   /// Two PNGs and nothing else: byte-identical files skip decoding.
   private func comparePNGs(
     _ key: SnapshotKey, baseline: BaselineStore.Location, baselineBytes: [UInt8], currentPath: String,
-    options: DiffOptions, folder: RunFolder, into record: SnapshotRecord
+    options: DiffOptions, folder: RunFolder, into record: SnapshotRecord, received: Received?
   ) throws -> SnapshotRecord {
     var record = record
-    let currentBytes = try FileIO.read(currentPath)
+    let currentBytes = try received?.png ?? FileIO.read(currentPath)
     record.current = folder.relative(currentPath)
     if baselineBytes == currentBytes {
       // Byte-identical files: check the header (a broken file is still an error), skip decoding.
@@ -278,12 +293,14 @@ public struct RunChecker: Sendable {
       record.currentSize = record.baselineSize
       return record
     }
-    let baselineImage =
+    let baselineImage = try measured(.decode, by: observer) {
       try cache?.image(of: baselineBytes, path: baseline.path, decoder: decoder)
-      ?? decoder.decode(baselineBytes, path: baseline.path)
-    let currentImage = try decoder.decode(currentBytes, path: currentPath)
+        ?? decoder.decode(baselineBytes, path: baseline.path)
+    }
+    let currentImage =
+      try received?.image ?? measured(.decode, by: observer) { try decoder.decode(currentBytes, path: currentPath) }
     let engine = PixelDiff(options: options)
-    let result = engine.compare(baselineImage, currentImage)
+    let result = measured(.compare, by: observer) { engine.compare(baselineImage, currentImage) }
     record.fill(from: result)
     let frame = Frame(image: currentImage, tree: nil, path: currentPath)
     return try conclude(
@@ -295,12 +312,14 @@ public struct RunChecker: Sendable {
   /// Frames with element trees, element masks or the layout level.
   private func compareFrames(
     _ key: SnapshotKey, baseline: BaselineStore.Location, currentPath: String, comparison: FrameComparison,
-    folder: RunFolder, into record: SnapshotRecord
+    folder: RunFolder, into record: SnapshotRecord, received: Received?
   ) throws -> SnapshotRecord {
     var record = record
-    let baselineFrame = try Frame.load(baseline.path, decoder: decoder)
-    let currentFrame = try Frame.load(currentPath, decoder: decoder)
-    let outcome = try comparison.compare(baselineFrame, currentFrame)
+    let baselineFrame = try measured(.decode, by: observer) { try Frame.load(baseline.path, decoder: decoder) }
+    let currentFrame = try measured(.decode, by: observer) {
+      try Frame.load(currentPath, decoder: decoder, decoded: received?.image)
+    }
+    let outcome = try measured(.compare, by: observer) { try comparison.compare(baselineFrame, currentFrame) }
     record.fill(from: outcome.result)
     record.layout = outcome.layout.map { $0.map(SnapshotRecord.LayoutChange.init) }
     record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
@@ -358,8 +377,13 @@ public struct RunChecker: Sendable {
     Frame.isTree(path) ? try PNGEncoder().encode(frame.image) : try FileIO.read(path)
   }
 
-  /// Copies a frame (PNG, and its tree) into the run folder so it can be approved later.
+  /// Copies a frame (PNG, and its tree) into the run folder so it can be approved later. A PNG
+  /// already in the run folder (a session's `incoming/`, its tree beside it) is kept there: no
+  /// second copy (for a 1170×2532 frame it cost the service a file and a flush per changed frame).
   private func keepCopy(of frame: Frame, png: [UInt8], key: SnapshotKey, in folder: RunFolder) throws -> String {
+    if !Frame.isTree(frame.path), Confinement.isSameOrBelow(FileSystem.absolute(frame.path), folder.path) {
+      return frame.path
+    }
     let copy = folder.currentCopyPath(for: key)
     try folder.confinement.createFolders(containing: copy)
     try folder.confinement.write(png, to: copy)

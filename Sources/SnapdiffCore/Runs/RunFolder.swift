@@ -71,9 +71,26 @@ public struct RunFolder: Sendable {
     try FileSystem.replaceSymbolicLink(at: runs + "/last", pointingTo: id)
   }
 
-  /// The run's `run.json`, decoded (or as last decoded, while the file is unchanged: see
-  /// `RunRecordCache`).
+  /// The run's log of verdicts as they arrive (`SnapshotLog`): an open service run's snapshots
+  /// are there until it closes, rather than in `run.json`.
+  public var snapshotLog: SnapshotLog { SnapshotLog(path: path + "/" + SnapshotLog.fileName) }
+
+  /// The run's record: `run.json`, and for an open run the snapshots its log holds beyond it
+  /// (decoded once while both files are unchanged: see `RunRecordCache`).
   public func load() throws -> RunRecord {
+    let stored = try loadStored()
+    guard stored.closedAt == nil else { return stored }
+    let log = snapshotLog
+    return try RunRecordCache.shared.record(at: log.path, after: recordPath) {
+      let (records, end) = try log.records(after: stored.logPosition ?? 0)
+      return stored.applying(records, end: end)
+    }
+  }
+
+  /// `run.json` as written, without the snapshots an open run's log holds beyond it: what the
+  /// run is (open or closed, its store, its record mode) at the cost of a `stat` while the file is
+  /// unchanged.
+  public func loadStored() throws -> RunRecord {
     guard FileSystem.isFile(recordPath) else { throw RunError("\(recordPath): no run record here") }
     return try RunRecordCache.shared.record(at: recordPath) {
       try RunRecord.decode(FileIO.read(recordPath, limit: 1 << 30), path: recordPath)
@@ -85,11 +102,10 @@ public struct RunFolder: Sendable {
   }
 
   /// Reads, changes and writes `run.json` under the run's lock, so concurrent reviewers never
-  /// lose each other's changes.
+  /// lose each other's changes. An open run's log is folded in (`logPosition` says how far).
   @discardableResult
   public func update(_ change: (inout RunRecord) throws -> Void) throws -> RunRecord {
-    try confinement.check(path + "/.lock")
-    return try FileLock.withLock(path + "/.lock") {
+    try withLock {
       var record = try load()
       try change(&record)
       try save(record)
@@ -97,6 +113,13 @@ public struct RunFolder: Sendable {
       RunRecordCache.shared.wrote(record, to: recordPath)
       return record
     }
+  }
+
+  /// Runs `body` holding the run's lock (`.lock` in the folder): what `update` and every
+  /// append to the run's log hold.
+  public func withLock<T>(_ body: () throws -> T) throws -> T {
+    try confinement.check(path + "/.lock")
+    return try FileLock.withLock(path + "/.lock", body)
   }
 
   /// Where this run keeps its copy of `key`'s current frame.

@@ -37,6 +37,10 @@ public struct RunRecord: Sendable, Codable, Equatable {
   public var shard: String?
   /// The runs `snapdiff merge` joined into this one, by id.
   public var mergedFrom: [String]?
+  /// How much of the run's snapshot log (`snapshots.jsonl`, a service run's verdicts as they
+  /// arrived: `SnapshotLog`) `snapshots` holds; the records after it are the open run's newer
+  /// verdicts. `nil`: none (a `check` run, a run just opened).
+  public var logPosition: Int?
 
   public init(
     id: String, createdAt: String, currentDirectory: String, baselinesDirectory: String,

@@ -13,9 +13,9 @@
 final class RunRecordCache: @unchecked Sendable {
   static let shared = RunRecordCache()
 
-  /// How many runs are kept (the ones being written to and reviewed).
+  /// How many records are kept (the runs being written to and reviewed).
   private let capacity = 8
-  private var entries: [String: (identity: FileIdentity, record: RunRecord, used: UInt64)] = [:]
+  private var entries: [String: (identity: [FileIdentity?], record: RunRecord, used: UInt64)] = [:]
   private var clock: UInt64 = 0
   private let lock = Lock()
 
@@ -24,27 +24,40 @@ final class RunRecordCache: @unchecked Sendable {
   /// The record at `path`: the cached one while the file is unchanged, else decoded by `read`.
   func record(at path: String, read: () throws -> RunRecord) throws -> RunRecord {
     guard let identity = FileIdentity(path) else { return try read() }
+    return try record(key: path, identity: [identity], of: [path], read: read)
+  }
+
+  /// An open run's record as `run.json` at `recordPath` and the log at `logPath` make it: the
+  /// cached one while neither file changed (a missing log is a state too), else made by `read`.
+  func record(at logPath: String, after recordPath: String, read: () throws -> RunRecord) throws -> RunRecord {
+    guard let identity = FileIdentity(recordPath) else { return try read() }
+    return try record(key: logPath, identity: [identity, FileIdentity(logPath)], of: [recordPath, logPath], read: read)
+  }
+
+  private func record(key: String, identity: [FileIdentity?], of paths: [String], read: () throws -> RunRecord)
+    throws -> RunRecord
+  {
     if let cached = withLock({ () -> RunRecord? in
-      guard let entry = entries[path], entry.identity == identity else { return nil }
+      guard let entry = entries[key], entry.identity == identity else { return nil }
       clock += 1
-      entries[path]?.used = clock
+      entries[key]?.used = clock
       return entry.record
     }) {
       return cached
     }
     let record = try read()
-    // Kept only if the file did not change while it was read.
-    if FileIdentity(path) == identity { remember(record, identity: identity, at: path) }
+    // Kept only if no file changed while it was read.
+    if paths.map(FileIdentity.init) == identity { remember(record, identity: identity, at: key) }
     return record
   }
 
   /// Remembers `record` as what was just written to `path` (called under the run's lock).
   func wrote(_ record: RunRecord, to path: String) {
     guard let identity = FileIdentity(path) else { return }
-    remember(record, identity: identity, at: path)
+    remember(record, identity: [identity], at: path)
   }
 
-  private func remember(_ record: RunRecord, identity: FileIdentity, at path: String) {
+  private func remember(_ record: RunRecord, identity: [FileIdentity?], at path: String) {
     withLock {
       clock += 1
       entries[path] = (identity, record, clock)

@@ -15,6 +15,8 @@ public struct RunSession: Sendable {
   public var decoder: PNGDecoder
   /// The project config's ignore rules (regions by key glob), applied as `check` applies them.
   public var config: ProjectConfig
+  /// Told how long decoding and comparing each frame took (the service's `/metrics`).
+  public var observer: (any CheckObserver)?
 
   /// The folder frames are received in: `<run>/incoming/<key>.png` (and `.tree.json`,
   /// `.snapdiff.json`).
@@ -56,7 +58,7 @@ public struct RunSession: Sendable {
     _ folder: RunFolder, options: DiffOptions = DiffOptions(), decoder: PNGDecoder = PNGDecoder(),
     config: ProjectConfig = ProjectConfig()
   ) throws -> RunSession {
-    let record = try folder.load()
+    let record = try folder.loadStored()
     var store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
     store.overlays = record.overlays ?? []
     return RunSession(
@@ -76,8 +78,10 @@ public struct RunSession: Sendable {
   }
 
   /// Receives the frame of `key` (a PNG, a tree, or both; settings with masks, match level and
-  /// tolerances), compares it against the store, and records the verdict in `run.json`
-  /// (replacing an earlier submission of the same key).
+  /// tolerances), compares it against the store, and records the verdict in the run's log
+  /// (`SnapshotLog`; `run.json` takes it at `close`), replacing an earlier submission of the same
+  /// key. What it costs does not grow with the run: nothing here reads or writes all of the
+  /// run's snapshots.
   ///
   /// - Throws: `KeyError` for a key that could leave the store (`StoreEscapeError` through a
   ///   symbolic link), `RunError` when the run is
@@ -91,23 +95,25 @@ public struct RunSession: Sendable {
     // A key whose baseline would be written through a link out of the store is refused first.
     try store.checkConfined(key)
     // Refused before anything is written or compared: the run's copies of a closed run's frames
-    // must not change. (An unchanged run.json is not decoded again: `RunRecordCache`.)
-    let current = try folder.load()
-    guard current.closedAt == nil else {
-      throw RunError("run \(folder.id) is closed: open a new run")
-    }
-    try Self.checkNoCollision(key, in: current)
+    // must not change.
+    try checkOpen()
+    try folder.withLock { try OpenRunKeys.shared.check(key, in: folder) }
     guard png != nil || tree != nil else { throw RunError("'\(rawKey)': send a PNG frame, an element tree, or both") }
+    var received: RunChecker.Received?
     if let png {
       // A frame that cannot be decoded is refused before anything is recorded. One equal to its
       // baseline byte for byte (most frames of most runs) is compared without decoding, so its
-      // header is enough here.
-      let baseline = try store.locate(key).flatMap { try? FileIO.read($0.path) }
-      if baseline == png {
+      // header is enough here; another is decoded here once, and compared from that image.
+      let baseline = try store.locate(key).flatMap { location in
+        (try? FileIO.read(location.path)).map { (path: location.path, bytes: $0) }
+      }
+      var image: RGBAImage?
+      if baseline?.bytes == png {
         _ = try decoder.header(of: png, path: rawKey)
       } else {
-        _ = try decoder.decode(png, path: rawKey)
+        image = try measured(.decode, by: observer) { try decoder.decode(png, path: rawKey) }
       }
+      received = RunChecker.Received(png: png, image: image, baseline: baseline)
     }
     let base = incoming + "/" + key.relativePath(suffix: "")
     let confinement = folder.confinement
@@ -128,25 +134,36 @@ public struct RunSession: Sendable {
     } else {
       try confinement.remove(base + ".snapdiff.json")
     }
-    let checker = RunChecker(
+    var checker = RunChecker(
       currentDirectory: incoming, store: store, runsDirectory: runsDirectory,
       options: options, config: config, recordMode: recordMode, jobs: 1, decoder: decoder)
-    // The blobs the comparison keeps stay uncollected until run.json references them.
+    checker.observer = observer
+    // The blobs the comparison keeps stay uncollected until the run references them.
     return try checker.blobs.whileAdding {
-      let snapshot = checker.check(key, currentPath: framePath, folder: folder)
-      _ = try folder.update { record in
-        // Closed since it was read: the verdict is not recorded.
-        guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
-        // Again under the lock: a colliding key may have arrived since.
-        try Self.checkNoCollision(key, in: record)
-        // By bytes: NFC and NFD spellings of a name are two keys (two files).
-        record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
-        record.snapshots.append(snapshot)
-        record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
-      }
+      let snapshot = checker.check(key, currentPath: framePath, folder: folder, received: received)
+      try record(snapshot, key: key)
       // The reports (index.html, JUnit) are written at `close`: rendering them for every frame
       // made a run of n frames cost n² (the service's page shows an open run live).
       return snapshot
+    }
+  }
+
+  /// Refuses a closed run (`RunError`).
+  private func checkOpen() throws {
+    guard try folder.loadStored().closedAt == nil else {
+      throw RunError("run \(folder.id) is closed: open a new run")
+    }
+  }
+
+  /// Appends `snapshot` to the run's log under the run's lock, after checking again, under it,
+  /// that the run is open and that no colliding key arrived meanwhile.
+  private func record(_ snapshot: SnapshotRecord, key: SnapshotKey) throws {
+    try folder.withLock {
+      // Closed since it was read: the verdict is not recorded.
+      try checkOpen()
+      try OpenRunKeys.shared.check(key, in: folder)
+      let range = try folder.snapshotLog.append(snapshot)
+      OpenRunKeys.shared.appended(key, at: range, in: folder)
     }
   }
 
@@ -166,11 +183,8 @@ public struct RunSession: Sendable {
     else {
       throw RunError("'\(rawKey)': a skip needs a reason of 1 to 1000 bytes, on one line")
     }
-    let current = try folder.load()
-    guard current.closedAt == nil else {
-      throw RunError("run \(folder.id) is closed: open a new run")
-    }
-    try Self.checkNoCollision(key, in: current)
+    try checkOpen()
+    try folder.withLock { try OpenRunKeys.shared.check(key, in: folder) }
     var snapshot = SnapshotRecord(key: key.rawValue, status: .skipped)
     snapshot.skipReason = reason
     let blobs = BlobStore.beside(runsDirectory: runsDirectory)
@@ -179,13 +193,7 @@ public struct RunSession: Sendable {
         snapshot.baseline = folder.relative(baseline.path)
         snapshot.baselineHash = try RunImages(folder: folder, blobs: blobs).keepFile(baseline.path).hash
       }
-      _ = try folder.update { record in
-        guard record.closedAt == nil else { throw RunError("run \(folder.id) is closed: open a new run") }
-        try Self.checkNoCollision(key, in: record)
-        record.snapshots.removeAll { $0.key.utf8.elementsEqual(snapshot.key.utf8) }
-        record.snapshots.append(snapshot)
-        record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
-      }
+      try record(snapshot, key: key)
     }
     let base = incoming + "/" + key.relativePath(suffix: "")
     for suffix in [".png", ".tree.json", ".snapdiff.json"] { try folder.confinement.remove(base + suffix) }
@@ -195,18 +203,11 @@ public struct RunSession: Sendable {
     return snapshot
   }
 
-  /// Refuses `key` when it and a key the run already has would be one file on macOS and
-  /// Windows (`check`'s rule for one run: `SnapshotKey.checkNoCollisions`). The same key again
-  /// replaces its earlier submission and is not a collision.
-  static func checkNoCollision(_ key: SnapshotKey, in record: RunRecord) throws(KeyError) {
-    let others = record.snapshots.compactMap { try? SnapshotKey($0.key) }.filter { $0 != key }
-    try SnapshotKey.checkNoCollisions(others + [key], involving: key)
-  }
-
   /// The folder that holds this run's folder.
-  var runsDirectory: String { String(folder.path[..<folder.path.lastIndex(of: "/")!]) }
+  var runsDirectory: String { PathText.parent(of: folder.path) }
 
-  /// Closes the run: no more snapshots; the reports are written and the run becomes `last`.
+  /// Closes the run: no more snapshots; `run.json` takes the verdicts of the run's log, the
+  /// reports are written and the run becomes `last`.
   ///
   /// With `complete`, the client says the run received every frame it will ever have (within
   /// `expected` keys or a key `prefix`, when given): every baseline it did not receive is then

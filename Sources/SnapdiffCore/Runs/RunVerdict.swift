@@ -15,13 +15,23 @@ public enum RunVerdict: String, Sendable, Codable, CaseIterable {
       self = .empty
       return
     }
-    let failing = record.snapshots.contains { snapshot in
-      switch snapshot.status {
-      case .failed, .rejected: true
-      case .new: record.recordMode == .never && !snapshot.recorded
-      default: snapshot.error != nil
-      }
-    }
+    let failing = record.snapshots.contains { Self.fails(with: $0, recordMode: record.recordMode) }
     self = failing ? .failed : .passed
+  }
+
+  /// The verdict of a run of `snapshots` snapshots of which `failing` fail it (`fails(with:)`):
+  /// what an index that counts them gives without the record.
+  public init(snapshots: Int, failing: Int) {
+    self = snapshots == 0 ? .empty : failing > 0 ? .failed : .passed
+  }
+
+  /// Whether `snapshot` fails its run: failed, rejected, not compared, or new in record mode
+  /// never and not recorded.
+  public static func fails(with snapshot: SnapshotRecord, recordMode: RecordMode) -> Bool {
+    switch snapshot.status {
+    case .failed, .rejected: true
+    case .new: recordMode == .never && !snapshot.recorded
+    default: snapshot.error != nil
+    }
   }
 }

@@ -96,6 +96,11 @@ public struct SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertib
     }
   }
 
+  /// What two keys that would be one file on macOS and Windows have in common: the key in lower
+  /// case, compared as `String`s compare (by canonical equivalence, so NFC and NFD spellings
+  /// meet). Distinct keys with equal folds collide.
+  package var collisionFold: String { rawValue.lowercased() }
+
   /// Pairs of distinct keys that differ only by letter case or Unicode normalisation: they
   /// would collide on case- and normalisation-insensitive file systems.
   public static func collisions(_ keys: some Sequence<SnapshotKey>) -> [(SnapshotKey, SnapshotKey, Collision)] {
@@ -103,9 +108,9 @@ public struct SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertib
     var seen: [String: SnapshotKey] = [:]
     var collisions: [(SnapshotKey, SnapshotKey, Collision)] = []
     for key in keys.sorted() {
-      let folded = key.rawValue.lowercased()
+      let folded = key.collisionFold
       if let other = seen[folded], other != key {
-        let sameLetters = other.rawValue.lowercased().utf8.elementsEqual(folded.utf8)
+        let sameLetters = other.collisionFold.utf8.elementsEqual(folded.utf8)
         collisions.append((other, key, sameLetters ? .letterCase : .normalization))
       } else {
         seen[folded] = key

@@ -1,13 +1,21 @@
 import Hummingbird
 
-/// `GET /api/v1/health` (200 once the index is open and synchronised: the server only listens
-/// after that) and `GET /api/v1/version`.
+/// `GET /api/v1/health` (200 while the process serves), `GET /api/v1/ready` (200 when the run
+/// index answers and has been rebuilt from the run folders since the start; 503 otherwise, with
+/// the reason) and `GET /api/v1/version`.
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct HealthController {
   let version: String
+  let index: RunIndex
 
   func addRoutes(to group: RouterGroup<ServerRequestContext>) {
     group.get("health") { _, _ in Health() }
+    group.get("ready") { [index] _, _ in
+      let problem = try await Blocking.run { index.unreadiness() }
+      return EditedResponse(
+        status: problem == nil ? .ok : .serviceUnavailable,
+        response: Readiness(status: problem == nil ? "ready" : "unavailable", reason: problem))
+    }
     group.get("version") { [version] _, _ in VersionInfo(version: version) }
   }
 }

@@ -59,11 +59,16 @@ struct RunsController {
     return EditedResponse(status: .created, headers: [.location: summary.links.run], response: summary)
   }
 
-  /// `GET /api/v1/runs/{run}`: the run's `run.json`, as the CLI wrote it.
+  /// `GET /api/v1/runs/{run}`: the run's `run.json`, as the CLI wrote it (an open run's with the
+  /// snapshots its log holds so far).
   @Sendable func show(_ request: Request, context: ServerRequestContext) async throws -> Response {
     let id = try Self.runID(context)
     let bytes = try await Blocking.run { [service] in
-      try SnapdiffCore.FileIO.read(service.folder(id).recordPath, limit: 1 << 30)
+      let folder = try service.folder(id)
+      guard try folder.loadStored().closedAt == nil else {
+        return try SnapdiffCore.FileIO.read(folder.recordPath, limit: 1 << 30)
+      }
+      return try folder.load().encoded()
     }
     return Response(
       status: .ok, headers: [.contentType: "application/json; charset=utf-8"],

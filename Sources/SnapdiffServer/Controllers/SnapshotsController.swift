@@ -31,7 +31,7 @@ struct SnapshotsController {
     let key = try Self.key(try Self.tail(context))
     // Refuse a closed or unknown run before receiving a large body (and a content type that
     // is not taken, below, before reading any of it).
-    let (_, record) = try await Blocking.run { [service] in try service.record(id) }
+    let (_, record) = try await Blocking.run { [service] in try service.storedRecord(id) }
     guard record.closedAt == nil else {
       throw APIError.conflict("run \(id) is closed: open a new run (POST /api/v1/runs)")
     }

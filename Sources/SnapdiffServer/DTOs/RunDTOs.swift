@@ -91,6 +91,12 @@ struct Health: Encodable, Sendable {
   var status = "ok"
 }
 
+/// `GET /api/v1/ready`: `ready`, or `unavailable` with the reason (503).
+struct Readiness: Encodable, Sendable {
+  var status: String
+  var reason: String?
+}
+
 /// `GET /api/v1/version`.
 struct VersionInfo: Encodable, Sendable {
   var name = "snapdiff"

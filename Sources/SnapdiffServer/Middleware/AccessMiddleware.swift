@@ -9,7 +9,8 @@ import Hummingbird
 ///   loopback clients only, and only with a loopback `Host` header, so a web page a reviewer
 ///   visits cannot make their browser approve (DNS rebinding).
 /// - Always: a write whose `Origin` header names another origin than the `Host` is refused
-///   (a cross-site form posting to the service), and `GET /api/v1/health` is open.
+///   (a cross-site form posting to the service), and `GET /api/v1/health` and `/api/v1/ready`
+///   are open (probes carry no token).
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct AccessMiddleware: RouterMiddleware {
   typealias Context = ServerRequestContext
@@ -23,7 +24,7 @@ struct AccessMiddleware: RouterMiddleware {
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     let path = request.uri.path
-    if path == APIPaths.prefix + "/health" { return try await next(request, context) }
+    if path == APIPaths.prefix + "/health" || path == APIPaths.prefix + "/ready" { return try await next(request, context) }
     let isWrite = request.method != .get && request.method != .head
     if isWrite { try checkOrigin(request) }
     if let token {

@@ -16,6 +16,8 @@ final class RunService: Sendable {
   let decodeBudget: DecodeBudget
   /// How the server's folders are named in what clients see.
   let shownPaths: ShownPaths
+  /// What `/metrics` serves.
+  let metrics = ServiceMetrics()
 
   init(configuration: ServerConfiguration) throws {
     self.configuration = configuration
@@ -39,10 +41,17 @@ final class RunService: Sendable {
     return RunFolder(path: configuration.runsDirectory + "/" + id)
   }
 
-  /// Run `id`'s record, read from `run.json`.
+  /// Run `id`'s record: `run.json`, with an open run's snapshots from its log.
   func record(_ id: String) throws -> (RunFolder, RunRecord) {
     let folder = try folder(id)
     return (folder, try folder.load())
+  }
+
+  /// Run `id`'s `run.json` as stored, without an open run's log: whether it is open, at the cost
+  /// of a `stat` (what every frame checks first).
+  func storedRecord(_ id: String) throws -> (RunFolder, RunRecord) {
+    let folder = try folder(id)
+    return (folder, try folder.loadStored())
   }
 
   /// The runs, newest first, after bringing the index in step with the folders.
@@ -84,10 +93,15 @@ final class RunService: Sendable {
   /// - Throws: `APIError` 404 (no run), 409 (closed), 422 (a key, PNG, tree or settings that
   ///   cannot be used).
   func submit(run id: String, key: SnapshotKey, frame: IncomingFrame) throws -> SnapshotRecord {
+    metrics.frameReceived()
     _ = try decodeCost(of: frame, key: key)
-    return try inOpenSession(id) { session in
-      try session.submit(key: key.rawValue, png: frame.png, tree: frame.tree, settings: frame.settings)
+    let snapshot = try inOpenSession(id) { session in
+      var session = session
+      session.observer = metrics
+      return try session.submit(key: key.rawValue, png: frame.png, tree: frame.tree, settings: frame.settings)
     }
+    metrics.verdict(snapshot.status)
+    return snapshot
   }
 
   /// The decoded bytes comparing `frame` will hold, read from the PNG's header (or the tree's
@@ -117,7 +131,9 @@ final class RunService: Sendable {
   ///
   /// - Throws: `APIError` 404 (no run), 409 (closed), 422 (a key or reason that cannot be used).
   func skip(run id: String, key: SnapshotKey, reason: String) throws -> SnapshotRecord {
-    try inOpenSession(id) { session in try session.skip(key: key.rawValue, reason: reason) }
+    let snapshot = try inOpenSession(id) { session in try session.skip(key: key.rawValue, reason: reason) }
+    metrics.verdict(snapshot.status)
+    return snapshot
   }
 
   /// Runs `change` on the session of run `id`, which must be open, then brings the index up to
@@ -125,7 +141,7 @@ final class RunService: Sendable {
   private func inOpenSession(_ id: String, _ change: (RunSession) throws -> SnapshotRecord) throws
     -> SnapshotRecord
   {
-    let (folder, record) = try record(id)
+    let (folder, record) = try storedRecord(id)
     guard record.closedAt == nil else {
       throw APIError.conflict("run \(id) is closed: open a new run (POST /api/v1/runs)")
     }
@@ -135,7 +151,8 @@ final class RunService: Sendable {
     do {
       snapshot = try change(session)
     } catch let error as RunError {
-      throw try folder.load().closedAt != nil ? APIError.conflict(error.message) : APIError.unprocessable(error.message)
+      throw try folder.loadStored().closedAt != nil
+        ? APIError.conflict(error.message) : APIError.unprocessable(error.message)
     }
     try index.refresh(folder)
     return snapshot

@@ -1,4 +1,5 @@
 import GRDB
+import NIOConcurrencyHelpers
 import SnapdiffCore
 
 #if canImport(Glibc)
@@ -10,16 +11,23 @@ import SnapdiffCore
 /// The service's run history and review state: an SQLite index (through GRDB) of the run
 /// folders under `<data>/runs`, one row per run and one per snapshot.
 ///
-/// `run.json` is the source of truth, shared with the CLI (`check`, `approve`, `status`). The
-/// index is synchronised from the folders when the server starts and whenever runs are listed
-/// (a run whose `run.json` changed since it was indexed is read again, one whose folder is gone
-/// is dropped), and refreshed right after every change the service makes. It is read and
+/// `run.json` and an open run's log (`snapshots.jsonl`) are the source of truth, shared with the
+/// CLI (`check`, `approve`, `status`). The index is synchronised from the folders when the server
+/// starts and whenever runs are listed (a run whose `run.json` changed since it was indexed is read
+/// again, an open run's records appended since are added, one whose folder is gone is dropped),
+/// and refreshed right after every change the service makes: a frame costs the index one row,
+/// whatever the size of its run. It is read and
 /// written in the same transaction, so the last refresh always reads the newest file: the index
 /// never holds an older review state than a `run.json` it has seen. Deleting the database file
 /// loses nothing: the next start rebuilds it.
 final class RunIndex: Sendable {
   let database: DatabaseQueue
   let runsDirectory: String
+  /// Rebuilt from the run folders since the server started (`synchronize` went through once).
+  private let rebuilt = NIOLockedValueBox(false)
+  /// The database file, and its inode when it was opened.
+  private let path: String
+  private let inode: UInt64?
 
   /// Opens (or creates) the index at `path` for the run folders in `runsDirectory`.
   init(path: String, runsDirectory: String) throws {
@@ -27,8 +35,16 @@ final class RunIndex: Sendable {
     // Another `snapdiff serve` on the same data folder waits for the lock instead of failing.
     configuration.busyMode = .timeout(10)
     configuration.label = "snapdiff.index"
+    // Write-ahead logging, flushed at checkpoints: a frame's row costs no fsync. The index can
+    // always be rebuilt from the run folders, whose records are flushed before a verdict is sent.
+    configuration.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA journal_mode = WAL")
+      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    }
     database = try DatabaseQueue(path: path, configuration: configuration)
     self.runsDirectory = runsDirectory
+    self.path = path
+    inode = Self.inode(of: path)
     try Self.migrator.migrate(database)
   }
 
@@ -68,6 +84,18 @@ final class RunIndex: Sendable {
     migrator.registerMigration("v2: empty runs") { db in
       try db.execute(sql: "UPDATE run SET verdict = 'empty' WHERE snapshotCount = 0")
     }
+    // Open runs' logs, followed record by record: how far, and what the verdict needs.
+    migrator.registerMigration("v3: snapshot logs") { db in
+      try db.alter(table: IndexedRun.databaseTableName) { table in
+        table.add(column: "logPosition", .integer).notNull().defaults(to: 0)
+        table.add(column: "failingCount", .integer).notNull().defaults(to: 0)
+      }
+      try db.alter(table: IndexedSnapshot.databaseTableName) { table in
+        table.add(column: "failing", .boolean).notNull().defaults(to: false)
+      }
+      // Every run read again, to fill them.
+      try db.execute(sql: "UPDATE run SET fingerprint = ''")
+    }
     return migrator
   }
 
@@ -78,8 +106,8 @@ final class RunIndex: Sendable {
   func synchronize() throws -> (indexed: Int, dropped: Int) {
     try database.write { db in
       let known = try Dictionary(
-        Row.fetchAll(db, sql: "SELECT id, fingerprint FROM run").map { row in
-          (row["id"] as String, row["fingerprint"] as String)
+        Row.fetchAll(db, sql: "SELECT id, fingerprint, logPosition, closedAt FROM run").map { row in
+          (row["id"] as String, (row["fingerprint"] as String, row["logPosition"] as Int, row["closedAt"] as String?))
         },
         uniquingKeysWith: { first, _ in first })
       var present = Set<String>()
@@ -88,8 +116,10 @@ final class RunIndex: Sendable {
         let folder = RunFolder(path: runsDirectory + "/" + id)
         // The fingerprint first, then the file: what is indexed is never older than it.
         guard let fingerprint = Self.fingerprint(of: folder.recordPath) else { continue }
-        if known[id] == fingerprint {
+        if let (indexedPrint, position, closedAt) = known[id], indexedPrint == fingerprint {
           present.insert(id)
+          // An open run: the records appended to its log since.
+          if closedAt == nil, try Self.follow(folder, from: position, in: db) { indexed += 1 }
           continue
         }
         // A folder being created, or a damaged record, is left out until it can be read.
@@ -102,19 +132,77 @@ final class RunIndex: Sendable {
       for id in gone {
         try IndexedRun.deleteOne(db, key: id)
       }
+      rebuilt.withLockedValue { $0 = true }
       return (indexed, gone.count)
     }
   }
 
-  /// Reads one run's `run.json` again (after the service changed it).
+  /// Why the index cannot serve now, or `nil` when it can: it must have been rebuilt from the
+  /// run folders since the start, and answer a query (what `GET /api/v1/ready` asks).
+  func unreadiness() -> String? {
+    guard rebuilt.withLockedValue({ $0 }) else { return "the run index is being rebuilt from the run folders" }
+    guard let inode, Self.inode(of: path) == inode else {
+      // Removed or replaced while open: what the server writes no longer reaches the file.
+      return "the run index database is gone from <data>/serve.sqlite (restart the server to rebuild it)"
+    }
+    do {
+      _ = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM run") }
+      return nil
+    } catch {
+      return "the run index cannot be read: \(error)"
+    }
+  }
+
+  private static func inode(of path: String) -> UInt64? {
+    var info = stat()
+    return stat(path, &info) == 0 ? UInt64(info.st_ino) : nil
+  }
+
+  /// How many runs are open (not closed), as indexed.
+  func openRunCount() throws -> Int {
+    try database.read { db in try IndexedRun.filter(Column("closedAt") == nil).fetchCount(db) }
+  }
+
+  /// Brings one run up to date (after the service changed it): the records its log took since
+  /// it was indexed, or, when its `run.json` changed, the whole run again.
   func refresh(_ folder: RunFolder) throws {
     try database.write { db in
-      guard let fingerprint = Self.fingerprint(of: folder.recordPath), let record = try? folder.load() else {
+      guard let fingerprint = Self.fingerprint(of: folder.recordPath) else {
+        try IndexedRun.deleteOne(db, key: folder.id)
+        return
+      }
+      if let run = try IndexedRun.fetchOne(db, key: folder.id), run.fingerprint == fingerprint {
+        if run.closedAt == nil { try Self.follow(folder, from: run.logPosition, in: db) }
+        return
+      }
+      guard let record = try? folder.load() else {
         try IndexedRun.deleteOne(db, key: folder.id)
         return
       }
       try Self.store(record, fingerprint: fingerprint, in: db)
     }
+  }
+
+  /// Adds the records of `folder`'s log after `position` to its indexed run, one row each.
+  ///
+  /// - Returns: whether there were any.
+  @discardableResult
+  private static func follow(_ folder: RunFolder, from position: Int, in db: Database) throws -> Bool {
+    let (records, end) = try folder.snapshotLog.records(after: position)
+    guard end != position, var run = try IndexedRun.fetchOne(db, key: folder.id) else { return false }
+    let recordMode = RecordMode(rawValue: run.recordMode) ?? .never
+    for snapshot in records {
+      if let old = try IndexedSnapshot.fetchOne(db, key: ["runId": run.id, "key": snapshot.key]) {
+        run.count(old, -1)
+      }
+      let row = IndexedSnapshot(snapshot, runID: run.id, recordMode: recordMode)
+      run.count(row, 1)
+      try row.save(db)
+    }
+    run.logPosition = end
+    run.verdict = RunVerdict(snapshots: run.snapshotCount, failing: run.failingCount).rawValue
+    try run.update(db)
+    return true
   }
 
   /// The runs, newest first.
@@ -149,7 +237,7 @@ final class RunIndex: Sendable {
     try IndexedSnapshot.filter(Column("runId") == record.id).deleteAll(db)
     try IndexedRun(record, fingerprint: fingerprint).save(db)
     for snapshot in record.snapshots {
-      try IndexedSnapshot(snapshot, runID: record.id).insert(db)
+      try IndexedSnapshot(snapshot, runID: record.id, recordMode: record.recordMode).insert(db)
     }
   }
 
@@ -161,7 +249,8 @@ final class RunIndex: Sendable {
   }
 
   /// Identifies one version of a file: inode, size and modification time in nanoseconds. Every
-  /// write of `run.json` is a rename of a new file, so its inode changes each time.
+  /// write of `run.json` is a rename of a new file, so its inode changes each time. (An open run's
+  /// log grows in place: how far it is indexed is `logPosition`.)
   static func fingerprint(of path: String) -> String? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
@@ -208,6 +297,10 @@ struct IndexedRun: Codable, Sendable, FetchableRecord, PersistableRecord {
   var errorCount: Int
   var verdict: String
   var fingerprint: String
+  /// How much of the run's log (`SnapshotLog`) the rows hold.
+  var logPosition: Int
+  /// Snapshots that fail the run (`RunVerdict.fails(with:recordMode:)`).
+  var failingCount: Int
 
   static func countColumn(_ status: SnapshotStatus) -> String { status.rawValue + "Count" }
 
@@ -232,6 +325,25 @@ struct IndexedRun: Codable, Sendable, FetchableRecord, PersistableRecord {
     errorCount = record.snapshots.count { $0.error != nil }
     verdict = RunVerdict(record).rawValue
     self.fingerprint = fingerprint
+    logPosition = record.logPosition ?? 0
+    failingCount = record.snapshots.count { RunVerdict.fails(with: $0, recordMode: record.recordMode) }
+  }
+
+  /// Counts `snapshot` in (`delta` 1) or out (-1) of the run's figures.
+  mutating func count(_ snapshot: IndexedSnapshot, _ delta: Int) {
+    snapshotCount += delta
+    if snapshot.error != nil { errorCount += delta }
+    if snapshot.failing { failingCount += delta }
+    switch SnapshotStatus(rawValue: snapshot.status) {
+    case .passed: passedCount += delta
+    case .failed: failedCount += delta
+    case .new: newCount += delta
+    case .missing: missingCount += delta
+    case .approved: approvedCount += delta
+    case .rejected: rejectedCount += delta
+    case .skipped: skippedCount += delta
+    case nil: break
+    }
   }
 
   /// The counts by status name, statuses with none left out.
@@ -255,9 +367,11 @@ struct IndexedSnapshot: Codable, Sendable, FetchableRecord, PersistableRecord {
   var differentRatio: Double
   var changeHash: String?
   var error: String?
+  var failing: Bool
 
-  init(_ snapshot: SnapshotRecord, runID: String) {
+  init(_ snapshot: SnapshotRecord, runID: String, recordMode: RecordMode) {
     runId = runID
+    failing = RunVerdict.fails(with: snapshot, recordMode: recordMode)
     key = snapshot.key
     status = snapshot.status.rawValue
     differentPixels = snapshot.differentPixels

@@ -1,0 +1,51 @@
+/// Where an open run's verdicts go as they arrive, one record at a time, until `run.json` takes
+/// them all at close: a write-ahead log of `SnapshotRecord`s. Appending costs the same for the
+/// first frame of a run and the ten-thousandth (rewriting `run.json` for every frame made a run of
+/// n frames cost n²).
+///
+/// Positions are opaque, increasing numbers: a record appended later has a larger one. `run.json`
+/// keeps the position its `snapshots` hold the log up to (`RunRecord.logPosition`), so the
+/// records after it are what a reader adds to it (a later record of a key replaces an earlier one).
+///
+/// The run folder's `snapshots.jsonl` (`SnapshotLog`) is the one implementation; another backend
+/// (a database shared by several servers) would implement the same three calls.
+public protocol SnapshotRecordStore: Sendable {
+  /// Appends `record`, durably: once this returns, it survives the process being killed.
+  ///
+  /// - Returns: the positions before and after the record.
+  @discardableResult
+  func append(_ record: SnapshotRecord) throws -> Range<Int>
+
+  /// The whole records after `position`, oldest first, and the position after the last of them
+  /// (`position` when there is none).
+  func records(after position: Int) throws -> (records: [SnapshotRecord], end: Int)
+
+  /// The position after the last whole record (0 for an empty or missing store).
+  func end() throws -> Int
+}
+
+extension RunRecord {
+  /// `self` with the log's records after `logPosition` applied (a later record of a key replaces
+  /// the earlier one, by the key's bytes), in key order, and `logPosition` moved to `end`.
+  /// Nothing after `logPosition`: `self` as it is.
+  func applying(_ records: [SnapshotRecord], end: Int) -> RunRecord {
+    if records.isEmpty && end == logPosition ?? 0 { return self }
+    var record = self
+    record.logPosition = end
+    guard !records.isEmpty else { return record }
+    var positions: [[UInt8]: Int] = [:]
+    positions.reserveCapacity(record.snapshots.count + records.count)
+    for (index, snapshot) in record.snapshots.enumerated() { positions[Array(snapshot.key.utf8)] = index }
+    for snapshot in records {
+      let key = Array(snapshot.key.utf8)
+      if let index = positions[key] {
+        record.snapshots[index] = snapshot
+      } else {
+        positions[key] = record.snapshots.count
+        record.snapshots.append(snapshot)
+      }
+    }
+    record.snapshots.sort { SnapshotKey.Ordering.precedes($0.key, $1.key) }
+    return record
+  }
+}
