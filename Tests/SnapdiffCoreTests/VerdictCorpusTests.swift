@@ -114,4 +114,11 @@ struct VerdictCorpusTests {
     #expect(outcome.text?.map(\.kind) == [.ink])
     #expect(outcome.text?.first?.sentence.hasPrefix(#"button "Save": "#) == true)
   }
+
+  @Test("text colour #1c1c1e → #3a3a3c under LCD noise: the glyphs' solid colour decides at text-aware")
+  func textColourUnderNoise() throws {
+    let outcome = try Self.compare(try Self.frames("card-same-plain", "card-ink-lcd"), .textAware)
+    #expect(!outcome.passed)
+    #expect(outcome.text?.map(\.detail) == Array(repeating: "its text colour changed #1C1C1E → #3A3A3C (ΔE00 9.5)", count: 2))
+  }
 }
