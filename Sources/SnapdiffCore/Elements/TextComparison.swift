@@ -143,6 +143,7 @@ public struct TextComparison: Sendable {
     var outcome = Outcome(boxes: [], changes: [], strayPixels: [])
     let pairs = LayoutComparison().pairedElements(from: baselineTree, to: currentTree)
     for (before, after) in pairs where Self.isTextBox(before) || Self.isTextBox(after) {
+      // Masked by the caller: neither its text nor its pixels count.
       if excluded(before) || excluded(after) { continue }
       let full = before.frame.pixels(scale: baselineTree.scale).union(after.frame.pixels(scale: currentTree.scale))
       let box = full.clamped(toWidth: width, height: height)
@@ -313,9 +314,11 @@ struct InkComparison {
     func commonest(_ pairs: [(key: UInt32, value: Int)]) -> (key: UInt32, value: Int)? {
       pairs.max { ($0.value, $1.key) < ($1.value, $0.key) }
     }
+    // An empty box has no background and no ink.
     guard let background = commonest(Array(counts))?.key else { return ([], nil) }
     let (r0, g0, b0) = channels(background)
     func weight(_ word: UInt32) -> Double {
+      // The background itself is no ink (and costs no colour math).
       if word == background { return 0 }
       let (r, g, b) = channels(word)
       let weight = max(abs(r - r0), abs(g - g0), abs(b - b0)) / 255
@@ -344,6 +347,7 @@ struct InkComparison {
       left = min(left, x)
       right = max(right, x)
     }
+    // Without ink there is no centre or width to compare (coverage tells that story).
     if ink.coverage > 0 {
       ink.centre = (sumX / ink.coverage, sumY / ink.coverage)
       ink.inkWidth = right - left + 1
