@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Text compared as text, for the `text-aware` match level: inside the box of a text element
 /// the label decides, and the pixels only have to show the same ink.
 ///
@@ -164,6 +170,8 @@ public struct TextComparison: Sendable {
       // A frame that moved or changed size is the layout's to report (to `frameTolerance` at
       // this level); its ink moved with it, and saying so again would only confuse.
       if Self.frameChanged(before.frame, baselineTree.scale, after.frame, currentTree.scale) { continue }
+      // The same bytes in the same frame: the same ink (most text of most frames).
+      if Self.samePixels(baseline, current, in: box) { continue }
       let ink = InkComparison(
         baseline: baseline, current: current, box: box,
         clippedAt: full == box ? nil : PixelSize(width: width, height: height), reach: currentTree.scale,
@@ -230,6 +238,17 @@ public struct TextComparison: Sendable {
     let one = [before.x, before.y, before.width, before.height].map { $0 * Double(beforeScale) }
     let two = [after.x, after.y, after.width, after.height].map { $0 * Double(afterScale) }
     return zip(one, two).contains { abs($0 - $1) > frameTolerance }
+  }
+
+  /// Whether the two images hold the same bytes in `box` (inside both).
+  static func samePixels(_ a: RGBAImage, _ b: RGBAImage, in box: PixelRect) -> Bool {
+    a.pixels.withUnsafeBytes { one in
+      b.pixels.withUnsafeBytes { two in
+        (box.y..<box.maxY).allSatisfy { y in
+          memcmp(one.baseAddress! + (y * a.width + box.x) * 4, two.baseAddress! + (y * b.width + box.x) * 4, box.width * 4) == 0
+        }
+      }
+    }
   }
 
   /// `#RRGGBB` (with alpha when not opaque) of a little-endian RGBA word.
