@@ -44,10 +44,81 @@ struct VerdictCorpusTests {
     #expect(Self.compare(pair, .perceptual).differentPixels == 1551)
   }
 
-  @Test("known limit: text rasterised without subpixel positioning fails every pixel level (text compared as text is #17 item 4)")
+  @Test("text noise: subpixel positioning off, full hinting, LCD text, a 0.2-px stroke fail perceptual, pass text-aware")
   func textRasterNoise() throws {
     let pair = try Self.pair("list-same-plain", "list-same-subpixel-off")
     #expect(Self.compare(pair, .strict).differentPixels == 183)
     #expect(Self.compare(pair, .perceptual).differentPixels == 275)
+    for (page, setting) in [("list", "subpixel-off"), ("card", "hinting"), ("card", "lcd"), ("form", "stroke")] {
+      let frames = try Self.frames("\(page)-same-plain", "\(page)-same-\(setting)")
+      #expect(!(try Self.compare(frames, .perceptual).passed), "\(page) \(setting)")
+      let outcome = try Self.compare(frames, .textAware)
+      #expect(outcome.passed, "\(page) \(setting): \(outcome.text ?? []) \(outcome.layout ?? [])")
+      #expect(outcome.result.differentPixels == 0 && outcome.result.ignoredPixels > 0)
+    }
+  }
+
+  static func frames(_ baseline: String, _ current: String) throws -> (Frame, Frame) {
+    (try Frame.load(Fixtures.path("verdicts/\(baseline).png")), try Frame.load(Fixtures.path("verdicts/\(current).png")))
+  }
+
+  static func compare(_ frames: (Frame, Frame), _ level: MatchLevel) throws -> FrameComparison.Outcome {
+    try FrameComparison(matchLevel: level).compare(frames.0, frames.1, drawing: true)
+  }
+
+  @Test("text change: a removed full stop under LCD-text noise fails text-aware, worded from the labels")
+  func fullStopUnderNoise() throws {
+    let frames = try Self.frames("receipt-same-plain", "receipt-stop-lcd")
+    #expect(!(try Self.compare(frames, .perceptual).passed))
+    let outcome = try Self.compare(frames, .textAware)
+    #expect(!outcome.passed)
+    #expect(outcome.text?.map(\.sentence) == [#"staticText "Order 4031 ships today.": label 'Order 4031 ships today.' → 'Order 4031 ships today'"#])
+  }
+
+  @Test("text change: $12.80 → $12.86 under hinting noise fails text-aware")
+  func digitUnderNoise() throws {
+    let outcome = try Self.compare(try Self.frames("receipt-same-plain", "receipt-digit-hinting"), .textAware)
+    #expect(!outcome.passed)
+    #expect(outcome.text?.map(\.detail) == ["label 'Total: $12.80' → 'Total: $12.86'"])
+  }
+
+  @Test("a label whose ink vanished (same tree) fails text-aware by its ink, not its label")
+  func vanishedLabel() throws {
+    let outcome = try Self.compare(try Self.frames("card-same-plain", "card-vanish-subpixel-off"), .textAware)
+    #expect(!outcome.passed)
+    #expect(outcome.text?.map(\.sentence) == [#"staticText "Delivery": its ink fell to 0% of the baseline's (the text vanished)"#])
+  }
+
+  @Test("a button moved by one pixel: layout's 1-point default passes it, text-aware fails it")
+  func onePixelMove() throws {
+    let frames = try Self.frames("card-same-plain", "card-move-lcd")
+    #expect(try Self.compare(frames, .layout).passed)
+    let outcome = try Self.compare(frames, .textAware)
+    #expect(!outcome.passed)
+    #expect(outcome.layout?.map(\.sentence) == [#"button "Track" moved 0.5 pt right"#])
+    #expect(outcome.text == [])
+  }
+
+  @Test("outside text boxes pixels still count: the 1-px border removed under LCD noise fails text-aware")
+  func borderUnderTextNoise() throws {
+    let outcome = try Self.compare(try Self.frames("list-same-plain", "list-border-lcd"), .textAware)
+    #expect(!outcome.passed)
+    #expect(outcome.result.differentPixels == 1170)
+    #expect(outcome.text == [])
+  }
+
+  @Test("inside a text box the background still counts: the button's new colour fails text-aware")
+  func buttonColourInsideTextBox() throws {
+    let outcome = try Self.compare(try Self.frames("form-same-plain", "form-color-subpixel-off"), .textAware)
+    #expect(!outcome.passed)
+    #expect(outcome.text?.map(\.kind) == [.ink])
+    #expect(outcome.text?.first?.sentence.hasPrefix(#"button "Save": "#) == true)
+  }
+
+  @Test("text colour #1c1c1e → #3a3a3c under LCD noise: the glyphs' solid colour decides at text-aware")
+  func textColourUnderNoise() throws {
+    let outcome = try Self.compare(try Self.frames("card-same-plain", "card-ink-lcd"), .textAware)
+    #expect(!outcome.passed)
+    #expect(outcome.text?.map(\.detail) == Array(repeating: "its text colour changed #1C1C1E → #3A3A3C (ΔE00 9.5)", count: 2))
   }
 }

@@ -65,7 +65,7 @@ extension Snapdiff {
         }
         return Verdict(
           result: outcome.result, passed: outcome.passed, diffPath: diff, layout: outcome.layout,
-          unmatchedSelectors: outcome.unmatchedSelectors)
+          text: outcome.text, unmatchedSelectors: outcome.unmatchedSelectors)
       }
       if json {
         print(jsonReport(verdict).serialized(pretty: true))
@@ -81,6 +81,7 @@ extension Snapdiff {
       var passed: Bool
       var diffPath: String?
       var layout: [LayoutComparison.Change]? = nil
+      var text: [TextComparison.Change]? = nil
       var unmatchedSelectors: [String] = []
     }
 
@@ -90,6 +91,7 @@ extension Snapdiff {
       members.append(("matchLevel", .string((frameOptions.matchLevel ?? .strict).rawValue)))
       members.append(("diff", verdict.diffPath.map(JSONValue.string) ?? .null))
       if let layout = verdict.layout { members.append(("layout", .array(layout.map(\.json)))) }
+      if let text = verdict.text { members.append(("text", .array(text.map(\.json)))) }
       if !verdict.unmatchedSelectors.isEmpty {
         members.append(("unmatchedSelectors", .array(verdict.unmatchedSelectors.map(JSONValue.string))))
       }
@@ -133,6 +135,9 @@ extension Snapdiff {
       if let conversion = result.colorConversion { lines.append("      " + conversion.sentence) }
       if let layout = outcome.layout, !layout.isEmpty {
         lines.append("      layout: " + layout.map(\.sentence).joined(separator: "; "))
+      }
+      if let text = outcome.text, !text.isEmpty {
+        lines.append("      text: " + text.map(\.sentence).joined(separator: "; "))
       }
       if let path = outcome.diffPath { lines.append("      diff image: \(path)") }
       return lines.joined(separator: "\n")

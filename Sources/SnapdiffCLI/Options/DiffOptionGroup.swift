@@ -15,7 +15,7 @@ package struct DiffOptionGroup: ParsableArguments {
   @Option(
     name: .customLong("delta-e"),
     help: ArgumentHelp(
-      "For --match perceptual: the largest CIEDE2000 colour difference (ΔE00) under which two pixels count as equal (default: 2.0).",
+      "For --match perceptual and text-aware: the largest CIEDE2000 colour difference (ΔE00) under which two pixels count as equal (default: 2.0).",
       valueName: "E"))
   var deltaE: Double?
 

@@ -13,13 +13,13 @@ struct FrameOptionGroup: ParsableArguments {
   @Option(
     name: .customLong("match"),
     help: ArgumentHelp(
-      "exact (any byte), strict (pixelmatch, default), ignore-colors (brightness only), layout (element trees: added, removed, moved, resized, relabelled) or perceptual (CIEDE2000 under --delta-e, anti-aliasing excluded).",
+      "exact (any byte), strict (pixelmatch, default), ignore-colors (brightness only), layout (element trees: added, removed, moved, resized, relabelled), perceptual (CIEDE2000 under --delta-e, anti-aliasing excluded) or text-aware (with element trees: text elements compared by their labels and ink, frames to the pixel, other pixels as perceptual; without trees, perceptual).",
       valueName: "level"))
   var matchLevel: MatchLevel?
 
   @Option(
     help: ArgumentHelp(
-      "For --match layout: moves and size changes up to this many points are not changes (default: 1).",
+      "For --match layout: moves and size changes up to this many points are not changes (default: 1). text-aware holds frames to half a pixel.",
       valueName: "points"))
   var layoutTolerance: Double?
 

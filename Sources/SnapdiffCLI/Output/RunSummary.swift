@@ -76,6 +76,9 @@ enum RunSummary {
       if let layout = snapshot.layout, !layout.isEmpty {
         text += "; layout: " + layout.map(\.description).joined(separator: "; ")
       }
+      if let changes = snapshot.text, !changes.isEmpty {
+        text += "; text: " + changes.joined(separator: "; ")
+      }
       if let diff = snapshot.diff { text += "  diff: \(display(folder.resolve(diff)))" }
     case .new:
       text += snapshot.recorded ? "  recorded as the baseline" : "  no baseline (record mode \(recordMode.rawValue))"

@@ -1,5 +1,6 @@
 /// Compares two frames (pixels with their element trees, when they have them): masks given as
-/// element selectors, the match level, and the layout comparison.
+/// element selectors, the match level, the layout comparison, and at `text-aware` the text
+/// comparison.
 ///
 /// ```swift
 /// var comparison = FrameComparison()
@@ -11,7 +12,8 @@ public struct FrameComparison: Sendable {
   /// Elements whose areas are ignored, resolved in both frames' trees.
   public var selectors: [ElementSelector]
   public var matchLevel: MatchLevel
-  /// For the layout comparison: differences up to this many points are not changes.
+  /// For the `layout` level: differences up to this many points are not changes. (The
+  /// `text-aware` level holds frames to half a pixel: a move of one pixel is a change.)
   public var layoutTolerance: Double
 
   /// - Parameter matchLevel: the level; `nil` (the default) takes `options.matchLevel`, so a
@@ -32,6 +34,8 @@ public struct FrameComparison: Sendable {
     public var result: DiffResult
     /// The layout changes, when both frames have trees.
     public var layout: [LayoutComparison.Change]?
+    /// At `text-aware` with both trees: the text elements that changed.
+    public var text: [TextComparison.Change]? = nil
     /// Selectors that matched no element in either tree.
     public var unmatchedSelectors: [String]
     /// The verdict under the match level.
@@ -53,19 +57,27 @@ public struct FrameComparison: Sendable {
     let masks = ElementMasks.resolve(selectors, in: trees)
     var options = self.options
     options.ignoreRegions += masks.regions
-    options.matchLevel = matchLevel == .layout ? .strict : matchLevel
-    let engine = PixelDiff(options: options)
+    options.matchLevel = matchLevel.pixelLevel
+    // Masked elements (and what is inside them) are not part of the layout or the text either.
+    let masked = selectors.flatMap { selector in
+      trees.flatMap { selector.matches(in: $0).flatMap { $0.allElements() } }
+    }
+    func isMasked(_ element: Element) -> Bool {
+      masked.contains { $0.identifier == element.identifier && $0.elementType == element.elementType && $0.frame == element.frame }
+    }
     var layout: [LayoutComparison.Change]?
     if let before = baseline.tree, let after = current.tree {
-      // Masked elements (and what is inside them) are not part of the layout either.
-      let masked = selectors.flatMap { selector in
-        trees.flatMap { selector.matches(in: $0).flatMap { $0.allElements() } }
-      }
-      layout = LayoutComparison(tolerance: layoutTolerance).changes(from: before, to: after).filter { change in
-        !masked.contains { element in
-          element.identifier == change.identifier && element.elementType == change.elementType
-            && (element.frame == change.before || element.frame == change.after)
-        }
+      // Text-aware holds frames to the pixel (a one-pixel move is a change) and leaves
+      // relabelled elements to the text comparison: a text element's new label is worded
+      // there, and another element's label is not drawn.
+      let textAware = matchLevel == .textAware
+      let tolerance = textAware ? TextComparison.frameTolerance / Double(after.scale) : layoutTolerance
+      layout = LayoutComparison(tolerance: tolerance).changes(from: before, to: after).filter { change in
+        !(textAware && change.kind == .relabelled)
+          && !masked.contains { element in
+            element.identifier == change.identifier && element.elementType == change.elementType
+              && (element.frame == change.before || element.frame == change.after)
+          }
       }
     }
     if matchLevel == .layout {
@@ -73,15 +85,64 @@ public struct FrameComparison: Sendable {
         let without = [baseline, current].filter { $0.tree == nil }.map(\.path).joined(separator: " and ")
         throw ConfigurationError("match level layout needs the element trees of both frames: \(without) has none")
       }
-      let result = engine.compare(baseline.image, current.image)
+      let result = PixelDiff(options: options).compare(baseline.image, current.image)
       let image = drawing ? LayoutDiffImage.draw(layout, over: current.image, scale: tree.scale) : nil
       return Outcome(result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: layout.isEmpty, diffImage: image)
     }
-    if drawing {
-      let (result, image) = engine.compareDrawingDiff(baseline.image, current.image)
-      return Outcome(result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: result.passed, diffImage: image)
+    var text: TextComparison.Outcome?
+    if matchLevel == .textAware, let before = baseline.tree, let after = current.tree {
+      // Text boxes are compared as text; the pixel comparison leaves them out. (Without both
+      // trees there is no text to compare, and text-aware compares pixels as perceptual does.)
+      let outcome = TextComparison(deltaE: options.deltaE).compare(
+        baseline.image, before, current.image, after, excluding: isMasked)
+      options.ignoreRegions += outcome.boxes
+      text = outcome
     }
-    let result = engine.compare(baseline.image, current.image)
-    return Outcome(result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: result.passed)
+    let engine = PixelDiff(options: options)
+    var result: DiffResult
+    var image: RGBAImage?
+    if drawing {
+      (result, image) = engine.compareDrawingDiff(baseline.image, current.image)
+      if let text, var drawn = image {
+        Self.mark(text, on: &drawn, color: options.diffColor)
+        image = drawn
+      }
+    } else {
+      result = engine.compare(baseline.image, current.image)
+    }
+    var passed = result.passed
+    if let text, let layout {
+      passed = passed && text.changes.isEmpty && layout.isEmpty
+    }
+    return Outcome(
+      result: result, layout: layout, text: text?.changes, unmatchedSelectors: masks.unmatched, passed: passed,
+      diffImage: image)
+  }
+
+  /// Draws the text comparison's findings over a diff image: the pixels that differ away from
+  /// the glyphs, and a frame around each changed text box.
+  private static func mark(_ text: TextComparison.Outcome, on image: inout RGBAImage, color: RGBAColor) {
+    let width = image.width
+    let height = image.height
+    func paint(_ x: Int, _ y: Int) {
+      guard x >= 0, y >= 0, x < width, y < height else { return }
+      let offset = (y * width + x) * 4
+      image.pixels[offset] = color.red
+      image.pixels[offset + 1] = color.green
+      image.pixels[offset + 2] = color.blue
+      image.pixels[offset + 3] = color.alpha
+    }
+    for pixel in text.strayPixels { paint(pixel.x, pixel.y) }
+    for change in text.changes {
+      let box = change.box
+      for x in box.x..<box.maxX {
+        paint(x, box.y)
+        paint(x, box.maxY - 1)
+      }
+      for y in box.y..<box.maxY {
+        paint(box.x, y)
+        paint(box.maxX - 1, y)
+      }
+    }
   }
 }

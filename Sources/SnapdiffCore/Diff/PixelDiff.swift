@@ -50,7 +50,7 @@ public struct PixelDiff: Sendable {
     -> (result: DiffResult, image: RGBAImage?)
   {
     // Images tagged with different colour spaces are first brought to sRGB.
-    let (baseline, current, conversion) = ColorMatching(matchLevel: options.matchLevel)
+    let (baseline, current, conversion) = ColorMatching(matchLevel: options.matchLevel.pixelLevel)
       .matched(baseline, current)
     let width = max(baseline.width, current.width)
     let height = max(baseline.height, current.height)
@@ -247,10 +247,11 @@ struct DiffKernel {
     self.output = output
     self.mask = mask
     // pixelmatch's order of operations, so the same threshold gives the same double.
+    // The levels that decide from element trees compare their pixels at another level.
+    matchLevel = options.matchLevel.pixelLevel
     maxDelta =
-      options.matchLevel == .perceptual
+      matchLevel == .perceptual
       ? options.deltaE : maxYIQDelta * options.threshold * options.threshold
-    matchLevel = options.matchLevel
     // Exact matching counts every differing pixel: no anti-aliasing allowance.
     includeAA = options.includeAA || options.matchLevel == .exact
     diffMask = options.diffMask
@@ -323,7 +324,7 @@ struct DiffKernel {
       case .exact: delta = exactDelta(first, second)
       case .ignoreColors: delta = luminanceDelta(first, second)
       case .strict, .layout: delta = colorDelta(first, second)
-      case .perceptual: delta = perceptual.delta(first, second)
+      case .perceptual, .textAware: delta = perceptual.delta(first, second)
       }
       if abs(delta) <= maxDelta {
         // Similar enough: drawn like an unchanged pixel.

@@ -151,6 +151,14 @@ public struct LayoutComparison: Sendable {
     return changes
   }
 
+  /// The elements of `baseline` and `current` that are the same element, paired as `changes`
+  /// pairs them (the text-aware level compares paired text elements' labels and ink).
+  func pairedElements(from baseline: ElementTree, to current: ElementTree) -> [(before: Element, after: Element)] {
+    let old = Self.flatten(baseline.root)
+    let new = Self.flatten(current.root)
+    return pair(old, new).map { (old[$0.0].element, new[$0.1].element) }
+  }
+
   /// Two elements named differently are different elements, wherever they are.
   private static func differentIdentifiers(_ a: Element, _ b: Element) -> Bool {
     !a.identifier.isEmpty && !b.identifier.isEmpty && a.identifier != b.identifier

@@ -322,6 +322,7 @@ public struct RunChecker: Sendable {
     let outcome = try measured(.compare, by: observer) { try comparison.compare(baselineFrame, currentFrame) }
     record.fill(from: outcome.result)
     record.layout = outcome.layout.map { $0.map(SnapshotRecord.LayoutChange.init) }
+    record.text = outcome.text.map { $0.map(\.sentence) }
     record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
     record.current = folder.relative(currentPath)
     let png = try pngBytes(of: currentFrame, at: currentPath)
@@ -400,7 +401,7 @@ public struct RunChecker: Sendable {
   {
     var options = self.options
     options.ignoreRegions += config.ignoreRegions(for: key)
-    options.matchLevel = matchLevel == .layout ? .strict : matchLevel
+    options.matchLevel = matchLevel.pixelLevel
     var comparison = FrameComparison(
       options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance)
     if let baseline, let settings = try store.settings(at: baseline) {
@@ -410,7 +411,7 @@ public struct RunChecker: Sendable {
     if let settings = try SnapshotSettings.load(currentSettings) {
       comparison = try settings.applied(to: comparison)
     }
-    if comparison.matchLevel == .layout { comparison.options.matchLevel = .strict }
+    comparison.options.matchLevel = comparison.matchLevel.pixelLevel
     return comparison
   }
 }

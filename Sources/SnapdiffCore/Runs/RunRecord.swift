@@ -107,6 +107,9 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   public var colorConversion: String?
   /// Layout changes, when both frames had element trees.
   public var layout: [LayoutChange]?
+  /// At `text-aware`: the text elements that changed, in words
+  /// (`staticText "Total": label '$12' → '$13'`).
+  public var text: [String]?
   /// Element selectors that matched nothing (the mask hid nothing).
   public var unmatchedSelectors: [String]?
   /// Why the test skipped it (status `skipped`).

@@ -13,4 +13,19 @@ public enum MatchLevel: String, Sendable, Codable, CaseIterable {
   /// Colour as people see it: ΔE00 (CIEDE2000) under `DiffOptions.deltaE` counts as equal,
   /// anti-aliasing is excluded as in `strict`.
   case perceptual
+  /// Screens as people read them: text elements of the element trees are compared as text (a
+  /// changed label fails, glyph rasterisation inside an unchanged label's box does not), every
+  /// other pixel as at `perceptual`, and any element moved or resized by a pixel fails. Without
+  /// element trees, the same as `perceptual`.
+  case textAware = "text-aware"
+
+  /// The level the pixels themselves are compared at: `layout` and `text-aware` decide from
+  /// element trees and leave the pixels to `strict` and `perceptual`.
+  public var pixelLevel: MatchLevel {
+    switch self {
+    case .layout: return .strict
+    case .textAware: return .perceptual
+    case .exact, .strict, .ignoreColors, .perceptual: return self
+    }
+  }
 }

@@ -22,6 +22,7 @@ struct SnapshotVerdict: Encodable, Sendable {
   var matchLevel: MatchLevel?
   var colorConversion: String?
   var layout: [SnapshotRecord.LayoutChange]?
+  var text: [String]?
   var unmatchedSelectors: [String]?
   var error: String?
   var skipReason: String?
@@ -58,6 +59,7 @@ struct SnapshotVerdict: Encodable, Sendable {
     matchLevel = record.matchLevel
     colorConversion = record.colorConversion
     layout = record.layout
+    text = record.text
     unmatchedSelectors = record.unmatchedSelectors
     error = record.error.map { shown?.hide($0) ?? $0 }
     skipReason = record.skipReason

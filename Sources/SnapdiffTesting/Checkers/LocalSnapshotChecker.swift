@@ -56,7 +56,7 @@
       let baseline = try Frame.load(location.path)
       var comparison = try comparison(for: key, masks: masks, config: try projectConfig())
       if let settings = try store.settings(at: location) { comparison = try settings.applied(to: comparison) }
-      if comparison.matchLevel == .layout { comparison.options.matchLevel = .strict }
+      comparison.options.matchLevel = comparison.matchLevel.pixelLevel
       let outcome = try comparison.compare(baseline, frame)
       var verdict = SnapshotVerdict(key: rawKey, status: outcome.passed ? .passed : .failed)
       verdict.differentPixels = outcome.result.differentPixels
@@ -97,7 +97,7 @@
       var options = config.settings.applied(to: self.options)
       options.ignoreRegions += config.ignoreRegions(for: key)
       let level = options.matchLevel
-      if level == .layout { options.matchLevel = .strict }
+      options.matchLevel = level.pixelLevel
       var comparison = FrameComparison(options: options, selectors: [], matchLevel: level)
       comparison = try masks.settings.applied(to: comparison)
       return comparison
@@ -117,6 +117,9 @@
       ]
       if let layout = outcome.layout, !layout.isEmpty {
         lines.append("  layout: " + layout.map(\.sentence).joined(separator: "; "))
+      }
+      if let text = outcome.text, !text.isEmpty {
+        lines.append("  text: " + text.map(\.sentence).joined(separator: "; "))
       }
       lines.append("  baseline: \(baseline)")
       lines.append("  current:  \(current)")
