@@ -50,24 +50,7 @@ public struct FrameComparison: Sendable {
       throw ConfigurationError(
         "element masks need an element tree: neither \(baseline.path) nor \(current.path) has one (put NAME.tree.json, or an XCUITest dump NAME.txt, beside NAME.png)")
     }
-    let masks = ElementMasks.resolve(selectors, in: trees)
-    var options = self.options
-    options.ignoreRegions += masks.regions
-    options.matchLevel = matchLevel == .layout ? .strict : matchLevel
-    let engine = PixelDiff(options: options)
-    var layout: [LayoutComparison.Change]?
-    if let before = baseline.tree, let after = current.tree {
-      // Masked elements (and what is inside them) are not part of the layout either.
-      let masked = selectors.flatMap { selector in
-        trees.flatMap { selector.matches(in: $0).flatMap { $0.allElements() } }
-      }
-      layout = LayoutComparison(tolerance: layoutTolerance).changes(from: before, to: after).filter { change in
-        !masked.contains { element in
-          element.identifier == change.identifier && element.elementType == change.elementType
-            && (element.frame == change.before || element.frame == change.after)
-        }
-      }
-    }
+    let (engine, layout, masks) = treeParts(baseline.tree, current.tree)
     if matchLevel == .layout {
       guard let layout, let tree = current.tree else {
         let without = [baseline, current].filter { $0.tree == nil }.map(\.path).joined(separator: " and ")
@@ -83,5 +66,42 @@ public struct FrameComparison: Sendable {
     }
     let result = engine.compare(baseline.image, current.image)
     return Outcome(result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: result.passed)
+  }
+
+  /// What `compare` finds for two frames that are one rendering of one tree, known without
+  /// their pixels (a tree-only frame whose tree and render stamp match its baseline's: see
+  /// `RunChecker`): the same masks and unmatched selectors, the trees' layout comparison, and no
+  /// pixel different.
+  public func compareUnchanged(_ tree: ElementTree, size: PixelSize) -> Outcome {
+    let (engine, layout, masks) = treeParts(tree, tree)
+    let result = engine.identicalResult(size: size)
+    let passed = matchLevel == .layout ? layout?.isEmpty == true : result.passed
+    return Outcome(result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: passed)
+  }
+
+  /// What the trees decide: the engine with the element masks' regions ignored, the layout
+  /// changes (when both frames have trees), and the masks.
+  private func treeParts(_ baseline: ElementTree?, _ current: ElementTree?)
+    -> (engine: PixelDiff, layout: [LayoutComparison.Change]?, masks: ElementMasks)
+  {
+    let trees = [baseline, current].compactMap { $0 }
+    let masks = ElementMasks.resolve(selectors, in: trees)
+    var options = self.options
+    options.ignoreRegions += masks.regions
+    options.matchLevel = matchLevel == .layout ? .strict : matchLevel
+    var layout: [LayoutComparison.Change]?
+    if let before = baseline, let after = current {
+      // Masked elements (and what is inside them) are not part of the layout either.
+      let masked = selectors.flatMap { selector in
+        trees.flatMap { selector.matches(in: $0).flatMap { $0.allElements() } }
+      }
+      layout = LayoutComparison(tolerance: layoutTolerance).changes(from: before, to: after).filter { change in
+        !masked.contains { element in
+          element.identifier == change.identifier && element.elementType == change.elementType
+            && (element.frame == change.before || element.frame == change.after)
+        }
+      }
+    }
+    return (PixelDiff(options: options), layout, masks)
   }
 }

@@ -21,10 +21,18 @@ final class Counter: @unchecked Sendable {
   }
 
   /// Adds one and returns the new value.
+  @discardableResult
   func increment() -> Int {
     lock.wait()
     defer { lock.signal() }
     value += 1
+    return value
+  }
+
+  /// The value now.
+  var current: Int {
+    lock.wait()
+    defer { lock.signal() }
     return value
   }
 }
