@@ -37,6 +37,8 @@ if [ -x /usr/bin/time ]; then
     extra=""
     [ "$variant" = reused ] || extra="--baselines baselines-unstamped"
     # shellcheck disable=SC2086 # $check and $extra are word lists on purpose
-    /usr/bin/time -f "$variant: peak RSS %M KiB, %e s" $check $extra >/dev/null
+    /usr/bin/time -o .time -f "$variant: peak RSS %M KiB, %e s" $check $extra >/dev/null
+    tail -n 1 .time
   done
+  rm -f .time
 fi
