@@ -64,6 +64,24 @@ struct TreeFrameReuseTests {
     }
   }
 
+  @Test("a changed tree, once approved, is not rendered on the next run")
+  func approvedChangeIsReused() throws {
+    try Self.withWorkspace { workspace in
+      try workspace.write(try Self.login())
+      _ = try workspace.check(.missing)
+      try workspace.write(try Self.login(clock: "9:42"))
+      let store = try BaselineStore(root: workspace.folder + "/baselines")
+      let failed = try RunChecker(
+        currentDirectory: workspace.frames, store: store, runsDirectory: workspace.folder + "/runs", recordMode: .never
+      ).run()
+      #expect(failed.record.snapshots.first?.status == .failed)
+      let approved = try Review(folder: failed.folder).approve(Review.Selection(patterns: ["Login/home"]))
+      #expect(approved.count == 1)
+      let next = try workspace.check()
+      #expect(next.record.status == .passed && next.rendered == 0, "\(next.record)")
+    }
+  }
+
   @Test("the baseline written from a tree decodes to the rendering, by either decode path")
   func stampedBaselineDecodes() throws {
     try Self.withWorkspace { workspace in
