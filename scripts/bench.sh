@@ -11,17 +11,24 @@
 #      inflatefloor (read + inflate the image data only, no CRC, no unfiltering: a lower bound
 #      no PNG decoder beats), built with libdeflate and run a second time with zlib;
 #   3. makes the screenshot corpus with scripts/bench/make_corpus.py (cached);
-#   4. per pair, times side by side with hyperfine:
+#   4. per pair, times these interleaved, round by round in random order
+#      (scripts/bench/interleave.py: on this noisy shared machine back-to-back runs drift, so the
+#      ratios are medians of each round's ratio to the libdeflate inflate floor):
 #        snapdiff            snapdiff compare A B
 #        snapdiff --diff     snapdiff compare A B --diff OUT.png
 #        pngfloor            pngfloor --once A B
 #        inflate (libdeflate) inflatefloor A B
 #        inflate (zlib)      inflatefloor --zlib A B
 #        imagemagick         compare -metric AE -fuzz 0 A B null:
+#        odiff               $ODIFF A B OUT.png   (only when ODIFF names an odiff binary, or
+#                            `odiff` is on PATH and is odiff's image diff)
 #        pixelmatch-py       scripts/bench/pixelmatch_count.py A B   (own, shorter hyperfine run)
 #      measures each command's peak RSS once with /usr/bin/time, and collects each tool's
 #      different-pixel count;
-#   5. prints Markdown tables (median wall time, peak RSS, count, x floor, x snapdiff) and
+#   5. whole runs (unless BENCH_SKIP_RUNS=1): scripts/bench/check_cache.sh (check --jobs 2 on 200
+#      distinct iPhone-size re-encoded pairs: warm cache, filling, no cache) and
+#      scripts/bench/bench_trees.sh (check --jobs 2 on 1,000 unchanged tree-only frames);
+#   6. prints Markdown tables (median wall time, peak RSS, count, x floors, x snapdiff) and
 #      writes them to .build-bench/results.md.
 #
 # Environment:
@@ -29,6 +36,10 @@
 #   BENCH_WARMUP       warm-up runs per command (default 2)
 #   BENCH_PAIRS        pairs to run (default "iphone fhd 4k fhd-same")
 #   BENCH_SKIP_PYTHON  1 = skip pixelmatch-py (it is slow); then no parity check is done
+#   BENCH_SKIP_RUNS    1 = skip the whole-run benchmarks of step 5 (they take several minutes)
+#   BENCH_CHECK_ROUNDS interleaved rounds of check_cache.sh (default 5)
+#   ODIFF              an odiff binary to time beside the others (odiff is not packaged for
+#                      Debian; npm's odiff-bin ships it)
 #   BENCH_PY_RUNS      timed runs for pixelmatch-py (default 3, no warm-up)
 #   SNAPDIFF_SCRATCH   SwiftPM scratch (build) folder for snapdiff (default: the package's .build)
 #   SNAPDIFF_LINK      how snapdiff is linked (start-up, measured with `snapdiff --version` on this
@@ -70,6 +81,8 @@ CORPUS="$OUT/corpus"
 RAW="$OUT/raw"
 
 RUNS="${BENCH_RUNS:-10}"
+SKIP_RUNS="${BENCH_SKIP_RUNS:-0}"
+CHECK_ROUNDS="${BENCH_CHECK_ROUNDS:-5}"
 WARMUP="${BENCH_WARMUP:-2}"
 PY_RUNS="${BENCH_PY_RUNS:-3}"
 ALL_PAIRS="iphone fhd 4k fhd-same" # what make_corpus.py makes
@@ -144,6 +157,12 @@ fi
 
 COMPARE="$(command -v compare)"
 is_imagemagick "$COMPARE" || die "'compare' on PATH ($COMPARE) is not ImageMagick's"
+
+# odiff (the image diff, dmtrKovalenko/odiff) when there is one: npm's odiff-bin ships it, Debian
+# does not, and PyPI's `odiff` is an unrelated JSON/YAML diff.
+ODIFF="${ODIFF:-$(command -v odiff || true)}"
+if [[ -n "$ODIFF" ]] && ! "$ODIFF" --help 2>&1 | grep -qi "diff"; then ODIFF=""; fi
+if [[ -z "$ODIFF" ]]; then log "odiff: not found (set ODIFF=path/to/odiff to include it)"; fi
 
 # ---------------------------------------------------------------------------------------------
 # 2. Builds
@@ -235,7 +254,7 @@ run_measured() {
     else echo "pixelmatch-py skipped"; fi)"
   py_runs="; pixelmatch-py: --runs $PY_RUNS, no warm-up"
   ((SKIP_PYTHON == 0)) || py_runs=""
-  echo "- runs: hyperfine -N --warmup $WARMUP --runs $RUNS$py_runs; peak RSS from one /usr/bin/time run"
+  echo "- runs: interleave.py, $RUNS rounds after $WARMUP warm-up, commands in random order each round$py_runs; peak RSS from one /usr/bin/time run"
 } >"$OUT/machine.md"
 
 for pair in $PAIRS; do
@@ -277,16 +296,26 @@ for pair in $PAIRS; do
     printf 'pixelmatch-py\t%s\t%s\n' "$RUN_RSS" "$(tr -d '[:space:]' <"$RUN_OUT")" >>"$counts"
   fi
 
-  # Timing. -N: no intermediate shell; -i: a diff exits 1 (and so does ImageMagick's compare).
-  log "$pair: timing (hyperfine)"
-  hyperfine -N -i --style basic --time-unit millisecond \
-    --warmup "$WARMUP" --runs "$RUNS" --export-json "$RAW/$pair.json" \
-    --command-name "snapdiff" "$SNAPDIFF compare $A $B" \
-    --command-name "snapdiff --diff" "$SNAPDIFF compare $A $B --diff $DIFF" \
-    --command-name "pngfloor" "$PNGFLOOR --once $A $B" \
-    --command-name "inflate (libdeflate)" "$INFLATEFLOOR $A $B" \
-    --command-name "inflate (zlib)" "$INFLATEFLOOR --zlib $A $B" \
-    --command-name "imagemagick" "$COMPARE -metric AE -fuzz 0 $A $B null:" >&2
+  if [[ -n "$ODIFF" ]]; then
+    run_measured "0 21 22" "$ODIFF" "$A" "$B" "$OUT/odiff-$pair.png"
+    printf 'odiff\t%s\t%s\n' "$RUN_RSS" "$(grep -o '[0-9]* pixels' "$RUN_OUT" | head -n 1 | cut -d' ' -f1)" >>"$counts"
+  fi
+
+  # Timing, interleaved: each round runs every command once in a new random order (a diff
+  # exits 1, and so does ImageMagick's compare; interleave.py records exit codes, never fails
+  # on them). The paired ratios are to the libdeflate inflate floor.
+  log "$pair: timing (interleave.py, $RUNS rounds)"
+  odiff_command=()
+  [[ -z "$ODIFF" ]] || odiff_command=("odiff=$ODIFF $A $B $OUT/odiff-$pair.png")
+  "$PY" "$HELPERS/interleave.py" --runs "$RUNS" --warmup "$WARMUP" --ref "inflate (libdeflate)" \
+    --json "$RAW/$pair.json" \
+    "snapdiff=$SNAPDIFF compare $A $B" \
+    "snapdiff --diff=$SNAPDIFF compare $A $B --diff $DIFF" \
+    "pngfloor=$PNGFLOOR --once $A $B" \
+    "inflate (libdeflate)=$INFLATEFLOOR $A $B" \
+    "inflate (zlib)=$INFLATEFLOOR --zlib $A $B" \
+    "imagemagick=$COMPARE -metric AE -fuzz 0 $A $B null:" \
+    ${odiff_command[@]+"${odiff_command[@]}"} >&2
   if ((SKIP_PYTHON == 0)); then
     hyperfine -N -i --style basic --time-unit millisecond \
       --warmup 0 --runs "$PY_RUNS" --export-json "$RAW/$pair.python.json" \
@@ -296,13 +325,25 @@ done
 rm -f "$RUN_OUT" "$RUN_ERR" "$OUT/.run.rss"
 
 # ---------------------------------------------------------------------------------------------
-# 5. Report
+# 5. Whole runs
+# ---------------------------------------------------------------------------------------------
+runs_md="$OUT/runs.md"
+: >"$runs_md"
+if [[ "$SKIP_RUNS" != 1 ]]; then
+  log "check on 200 re-encoded pairs (scripts/bench/check_cache.sh)"
+  { echo '```'; SNAPDIFF="$SNAPDIFF" "$HELPERS/check_cache.sh" 200 "$CHECK_ROUNDS"; echo '```'; } >>"$runs_md"
+  log "check on 1,000 unchanged tree-only frames (scripts/bench/bench_trees.sh)"
+  { echo '```'; SNAPDIFF="$SNAPDIFF" "$HELPERS/bench_trees.sh" 1000 3; echo '```'; } >>"$runs_md"
+fi
+
+# ---------------------------------------------------------------------------------------------
+# 6. Report
 # ---------------------------------------------------------------------------------------------
 log "report"
 report_rc=0
 # shellcheck disable=SC2086 # PAIRS is a word list on purpose
 "$PY" "$HELPERS/report.py" --raw "$RAW" --corpus "$CORPUS" --machine "$OUT/machine.md" \
-  $PAIRS >"$OUT/results.md" || report_rc=$?
+  --odiff "${ODIFF:-}" --runs "$runs_md" $PAIRS >"$OUT/results.md" || report_rc=$?
 ((report_rc <= 1)) || die "report.py failed (exit $report_rc)"
 cat "$OUT/results.md"
 echo >&2

@@ -4,7 +4,7 @@
 # round by round (scripts/bench/interleave.py): no cache (`--no-cache`: both PNGs decoded), the
 # baseline cache warm (baselines read back from .snapdiff/cache), and the run that fills the
 # cache (emptied before each round). Prints medians, CPU and ratios to the no-cache run, and the
-# cache's size on disk against the baselines' PNGs.
+# cache's size on disk against the baselines' PNGs, and one run's peak RSS each (GNU time).
 #
 # Usage: scripts/bench/check_cache.sh [N] [ROUNDS]   (needs Pillow and numpy for the corpus)
 #   SNAPDIFF=path/to/snapdiff to time another build (default: .build/release/snapdiff).
@@ -28,6 +28,15 @@ python3 "$OLDPWD/scripts/bench/interleave.py" --runs "$rounds" --warmup 1 --ref 
   "warm=$check" \
   "filling=sh -c 'rm -rf .snapdiff/cache.fill && mv .snapdiff/cache .snapdiff/cache.fill && $check; s=\$?; rm -rf .snapdiff/cache && mv .snapdiff/cache.fill .snapdiff/cache; exit \$s'" \
   "no-cache=$check --no-cache" || true
+if [ -x /usr/bin/time ]; then
+  # shellcheck disable=SC2086 # $check is a word list on purpose
+  /usr/bin/time -o .time -f "warm: peak RSS %M KiB, %e s" $check >/dev/null || true
+  tail -n 1 .time
+  # shellcheck disable=SC2086
+  /usr/bin/time -o .time -f "no cache: peak RSS %M KiB, %e s" $check --no-cache >/dev/null || true
+  tail -n 1 .time
+  rm -f .time
+fi
 python3 - "$cache_bytes" "$png_bytes" "$count" <<'PY'
 import sys
 cache, png, count = (int(x) for x in sys.argv[1:])

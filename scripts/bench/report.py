@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
 """Turn bench.sh's raw results into Markdown tables (printed on stdout).
 
-Usage: report.py --raw DIR --corpus DIR [--machine FILE] PAIR...
+Usage: report.py --raw DIR --corpus DIR [--machine FILE] [--odiff PATH] [--runs FILE] PAIR...
 
-Reads, per pair, DIR/PAIR.json (and DIR/PAIR.python.json if present: hyperfine
---export-json files) and DIR/PAIR.tsv (name, peak RSS in KiB, count). Exit code 1 when
-snapdiff's count differs from pixelmatch-py's on some pair (the table says MISMATCH).
+Reads, per pair, DIR/PAIR.json (interleave.py --json: every round's wall time per command),
+DIR/PAIR.python.json if present (hyperfine --export-json, pixelmatch-py alone) and DIR/PAIR.tsv
+(name, peak RSS in KiB, count). Ratios to a floor or to snapdiff are medians of each round's
+ratio (the commands of a round ran within a second of each other). --runs appends the whole-run
+benchmarks' output. Exit code 1 when snapdiff's count differs from pixelmatch-py's on some pair
+(the table says MISMATCH).
 """
 import argparse
 import json
 import os
+import statistics
 import struct
 import sys
 
-ORDER = ["snapdiff", "snapdiff --diff", "pngfloor", "inflate (libdeflate)", "inflate (zlib)", "imagemagick", "pixelmatch-py"]
+ORDER = ["snapdiff", "snapdiff --diff", "pngfloor", "inflate (libdeflate)", "inflate (zlib)", "imagemagick", "odiff",
+         "pixelmatch-py"]
 FLOOR, INFLATE, BASE, REF = "pngfloor", "inflate (libdeflate)", "snapdiff", "pixelmatch-py"
 
 
@@ -24,21 +29,31 @@ def png_size(path):
 
 
 def load_pair(raw, pair):
-    """{tool: {"median": ms, "stddev": ms, "rss": KiB or None, "count": str}}"""
+    """{tool: {"median": ms, "spread": ms, "rounds": [ms] or None, "rss": KiB or None, "count": str}}"""
     tools = {}
-    for name in (f"{pair}.json", f"{pair}.python.json"):
-        path = os.path.join(raw, name)
-        if os.path.exists(path):
-            for r in json.load(open(path))["results"]:
-                tools[r["command"]] = {"median": r["median"] * 1e3, "stddev": (r.get("stddev") or 0) * 1e3}
+    interleaved = json.load(open(os.path.join(raw, f"{pair}.json")))
+    for name, times in interleaved["wall_ms"].items():
+        ordered = sorted(times)
+        spread = ordered[(3 * len(ordered)) // 4] - ordered[len(ordered) // 4]
+        tools[name] = {"median": statistics.median(times), "spread": spread, "rounds": times}
+    path = os.path.join(raw, f"{pair}.python.json")
+    if os.path.exists(path):
+        for r in json.load(open(path))["results"]:
+            tools[r["command"]] = {"median": r["median"] * 1e3, "spread": (r.get("stddev") or 0) * 1e3, "rounds": None}
     for line in open(os.path.join(raw, f"{pair}.tsv")):
         name, rss, count = line.rstrip("\n").split("\t")
         tools.setdefault(name, {}).update(rss=int(rss) if rss.isdigit() else None, count=count)
     return tools
 
 
-def ratio(num, den):
-    return f"{num / den:.2f}" if num is not None and den else "—"
+def ratio(tools, num, den):
+    """The median of the per-round ratios num/den when both were interleaved, else of the medians."""
+    a, b = tools.get(num, {}), tools.get(den, {})
+    if a.get("median") is None or not b.get("median"):
+        return "—"
+    if a.get("rounds") and b.get("rounds"):
+        return f"{statistics.median(x / y for x, y in zip(a['rounds'], b['rounds'])):.2f}"
+    return f"{a['median'] / b['median']:.2f}"
 
 
 def main():
@@ -46,6 +61,8 @@ def main():
     ap.add_argument("--raw", required=True)
     ap.add_argument("--corpus", required=True)
     ap.add_argument("--machine")
+    ap.add_argument("--odiff", default="")
+    ap.add_argument("--runs")
     ap.add_argument("pairs", nargs="+")
     args = ap.parse_args()
 
@@ -58,19 +75,19 @@ def main():
         tools = load_pair(args.raw, pair)
         w, h = png_size(os.path.join(args.corpus, f"{pair}-a.png"))
         floor = tools.get(FLOOR, {}).get("median")
-        inflate = tools.get(INFLATE, {}).get("median")
         base = tools.get(BASE, {}).get("median")
         out += [f"## {pair} ({w}x{h}, {w * h / 1e6:.1f} MP)", ""]
-        out += ["| tool | median ms | ± σ ms | peak RSS MB | count | × pngfloor | × inflate floor | peer ÷ snapdiff |"]
+        out += ["| tool | median ms | IQR ms | peak RSS MB | count | × pngfloor | × inflate floor | peer ÷ snapdiff |"]
         out += ["| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
         for name in sorted(tools, key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER)):
             t = tools[name]
             med, rss = t.get("median"), t.get("rss")
             out.append(
-                f"| {name} | {med:.1f} | {t['stddev']:.1f} | " if med is not None else f"| {name} | — | — | "
+                f"| {name} | {med:.1f} | {t['spread']:.1f} | " if med is not None else f"| {name} | — | — | "
             )
             out[-1] += f"{rss / 1024:.1f} | " if rss else "— | "
-            out[-1] += f"{t.get('count', '—')} | {ratio(med, floor)} | {ratio(med, inflate)} | {ratio(med, base)} |"
+            out[-1] += (f"{t.get('count', '—')} | {ratio(tools, name, FLOOR)} | {ratio(tools, name, INFLATE)} | "
+                        f"{ratio(tools, name, BASE)} |")
 
         # Parity: snapdiff (with or without --diff) must count what pixelmatch counts.
         counts = {n: tools[n].get("count") for n in (BASE, "snapdiff --diff", REF) if n in tools}
@@ -85,20 +102,30 @@ def main():
             parity = "not checked (pixelmatch-py skipped)"
         out += ["", f"Parity with pixelmatch-py: {parity}", ""]
 
-        peer = lambda n: tools.get(n, {}).get("median")  # noqa: E731
+        inflate = tools.get(INFLATE, {}).get("median")
+        diff = tools.get("snapdiff --diff", {}).get("median")
         summary.append(
-            f"| {pair} | {base:.1f} | {floor:.1f} | {ratio(base, floor)} | {ratio(base, inflate)} | "
-            f"{ratio(peer('snapdiff --diff'), inflate)} | "
-            f"{ratio(peer('imagemagick'), base)} | {ratio(peer(REF), base)} | {parity} |"
+            f"| {pair} | {base:.1f} | {diff:.1f} | {inflate:.1f} | {floor:.1f} | {ratio(tools, BASE, INFLATE)} | "
+            f"{ratio(tools, 'snapdiff --diff', INFLATE)} | {ratio(tools, BASE, FLOOR)} | "
+            f"{ratio(tools, 'imagemagick', BASE)} | {ratio(tools, 'odiff', BASE)} | {ratio(tools, REF, BASE)} | {parity} |"
         )
 
     out += ["## Summary", ""]
-    out += ["| pair | snapdiff ms | pngfloor ms | snapdiff × pngfloor | snapdiff × inflate floor | --diff × inflate floor | imagemagick ÷ snapdiff | pixelmatch-py ÷ snapdiff | parity |"]
-    out += ["| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    out += ["| pair | snapdiff ms | `--diff` ms | inflate floor ms | pngfloor ms | snapdiff × inflate floor | "
+            "`--diff` × inflate floor | snapdiff × pngfloor | imagemagick ÷ snapdiff | odiff ÷ snapdiff | "
+            "pixelmatch-py ÷ snapdiff | parity |"]
+    out += ["| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     out += summary
+    if not args.odiff:
+        out += ["", "odiff: not timed, no odiff binary here (set ODIFF=path/to/odiff: npm's odiff-bin ships one;",
+                "Debian has no package, and PyPI's `odiff` is an unrelated JSON/YAML diff)."]
+    if args.runs and os.path.getsize(args.runs) > 0:
+        out += ["", "## Whole runs", "", open(args.runs).read().rstrip()]
     out += [
         "",
-        "Notes: wall times are hyperfine medians of the whole process (start, read, decode, compare, exit).",
+        "Notes: wall times are medians of the whole process (start, read, decode, compare, exit), the",
+        "commands interleaved round by round in random order (interleave.py); ratios are medians of the",
+        "per-round ratios.",
         "Counts: snapdiff and pixelmatch-py count pixelmatch differences (threshold 0.1, anti-aliasing",
         "excluded); pngfloor counts exactly mismatched pixels and imagemagick the AE metric with -fuzz 0",
         "(both exact, for information). × pngfloor = tool ÷ pngfloor; × inflate floor = tool ÷ inflatefloor",

@@ -121,6 +121,21 @@ public struct FrameComparison: Sendable {
 
   /// Draws the text comparison's findings over a diff image: the pixels that differ away from
   /// the glyphs, and a frame around each changed text box.
+  /// What `compare` finds for two frames that are one rendering of one tree, known without
+  /// their pixels (a tree-only frame whose tree and render stamp match its baseline's: see
+  /// `RunChecker`): the same masks and unmatched selectors, no layout or text change (a tree
+  /// compared with itself has none), and no pixel different.
+  public func compareUnchanged(_ tree: ElementTree, size: PixelSize) -> Outcome {
+    let masks = ElementMasks.resolve(selectors, in: [tree, tree])
+    var options = self.options
+    options.ignoreRegions += masks.regions
+    options.matchLevel = matchLevel.pixelLevel
+    let result = PixelDiff(options: options).identicalResult(size: size)
+    return Outcome(
+      result: result, layout: [], text: matchLevel == .textAware ? [] : nil, unmatchedSelectors: masks.unmatched,
+      passed: result.passed)
+  }
+
   private static func mark(_ text: TextComparison.Outcome, on image: inout RGBAImage, color: RGBAColor) {
     let width = image.width
     let height = image.height

@@ -12,6 +12,13 @@
 /// try PNGEncoder().write(image, to: "login.png")
 /// ```
 public struct ElementRenderer: Sendable {
+  /// The version of what this renderer draws (with `BitmapFont.standard`, `Canvas` and the text
+  /// drawing). `check` stamps the PNGs it renders with it, and passes a tree-only frame whose
+  /// tree equals its baseline's without rendering it only when the baseline was rendered by this
+  /// version (`RenderStamp`). Any change that moves a pixel of any rendering must add one; a
+  /// test pins the goldens' pixels to this number (`RenderStampTests`).
+  public static let version = 1
+
   public var font: BitmapFont
 
   public init(font: BitmapFont = .standard) {

@@ -78,6 +78,9 @@ public struct RunChecker: Sendable {
   public struct Outcome: Sendable {
     public var record: RunRecord
     public var folder: RunFolder
+    /// How many tree-only frames were rendered: an unchanged tree whose baseline is its
+    /// rendering is not (`RenderStamp`), any other tree-only frame once.
+    public var renderedTrees = 0
   }
 
   /// Runs the check. `progress(done, total, key)` is called as snapshots finish (from worker
@@ -119,10 +122,11 @@ public struct RunChecker: Sendable {
       let progressCalls = DispatchQueue(label: "snapdiff.check.progress")
       let next = Counter()
       let done = Counter()
+      let renders = Counter()
       DispatchQueue.concurrentPerform(iterations: min(jobs, max(work.count, 1))) { _ in
         while let index = next.take(below: work.count) {
           let item = work[index]
-          let record = check(item.key, currentPath: item.current, folder: folder)
+          let record = check(item.key, currentPath: item.current, folder: folder, renders: renders)
           results.set(index, record)
           let finished = done.increment()
           // One call at a time, as documented: the callback may print or keep state.
@@ -155,7 +159,7 @@ public struct RunChecker: Sendable {
       try RunReports.write(record, to: folder)
       try folder.markAsLast()
       cache?.trim()
-      return Outcome(record: record, folder: folder)
+      return Outcome(record: record, folder: folder, renderedTrees: renders.current)
     } }
   }
 
@@ -211,9 +215,11 @@ public struct RunChecker: Sendable {
     var baseline: (path: String, bytes: [UInt8])?
   }
 
-  /// Compares one snapshot; never throws: a problem becomes the snapshot's `error`.
-  func check(_ key: SnapshotKey, currentPath: String?, folder: RunFolder, received: Received? = nil)
-    -> SnapshotRecord
+  /// Compares one snapshot; never throws: a problem becomes the snapshot's `error`. `renders`
+  /// counts the tree-only frames rendered.
+  func check(
+    _ key: SnapshotKey, currentPath: String?, folder: RunFolder, received: Received? = nil, renders: Counter? = nil
+  ) -> SnapshotRecord
   {
     var record = SnapshotRecord(key: key.rawValue, status: .failed)
     let images = RunImages(folder: folder, blobs: blobs)
@@ -236,14 +242,17 @@ public struct RunChecker: Sendable {
       let comparison = try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
       if comparison.matchLevel != .strict { record.matchLevel = comparison.matchLevel }
       guard let baseline, let baselineBytes else {
-        return try recordNew(key, currentPath: currentPath, folder: folder, into: record, received: received)
+        return try recordNew(key, currentPath: currentPath, folder: folder, into: record, received: received, renders: renders)
+      }
+      if let unchanged = unchangedTree(currentPath, baseline: baseline, comparison: comparison) {
+        return try conclude(unchanged, key, baseline: baseline, currentPath: currentPath, folder: folder, into: record)
       }
       let usesFrames =
         Frame.isTree(currentPath) || !comparison.selectors.isEmpty || comparison.matchLevel == .layout
         || Frame.treeFile(besidePNG: baseline.path) != nil || Frame.treeFile(besidePNG: currentPath) != nil
       if usesFrames {
         return try compareFrames(key, baseline: baseline, currentPath: currentPath, comparison: comparison,
-          folder: folder, into: record, received: received)
+          folder: folder, into: record, received: received, renders: renders)
       }
       return try comparePNGs(key, baseline: baseline, baselineBytes: baselineBytes, currentPath: currentPath,
         options: comparison.options, folder: folder, into: record, received: received)
@@ -255,13 +264,14 @@ public struct RunChecker: Sendable {
   }
 
   private func recordNew(
-    _ key: SnapshotKey, currentPath: String, folder: RunFolder, into record: SnapshotRecord, received: Received?
+    _ key: SnapshotKey, currentPath: String, folder: RunFolder, into record: SnapshotRecord, received: Received?,
+    renders: Counter?
   ) throws -> SnapshotRecord {
     var record = record
     record.status = .new
     // Load it whole: a broken frame must never become a baseline.
     let frame = try measured(.decode, by: observer) {
-      try Frame.load(currentPath, decoder: decoder, decoded: received?.image)
+      try loadCurrent(currentPath, renders: renders, decoded: received?.image)
     }
     record.currentSize = SnapshotRecord.Size(width: frame.image.width, height: frame.image.height)
     let png = try received.map(\.png) ?? pngBytes(of: frame, at: currentPath)
@@ -305,19 +315,19 @@ public struct RunChecker: Sendable {
     let frame = Frame(image: currentImage, tree: nil, path: currentPath)
     return try conclude(
       key, passed: result.passed, identical: result.identical, changeHash: result.changeHash,
-      baseline: baseline, current: frame, png: currentBytes, folder: folder, into: record
+      baseline: baseline, current: frame, png: { currentBytes }, folder: folder, into: record
     ) { engine.compareDrawingDiff(baselineImage, currentImage).diffImage }
   }
 
   /// Frames with element trees, element masks or the layout level.
   private func compareFrames(
     _ key: SnapshotKey, baseline: BaselineStore.Location, currentPath: String, comparison: FrameComparison,
-    folder: RunFolder, into record: SnapshotRecord, received: Received?
+    folder: RunFolder, into record: SnapshotRecord, received: Received?, renders: Counter?
   ) throws -> SnapshotRecord {
     var record = record
     let baselineFrame = try measured(.decode, by: observer) { try Frame.load(baseline.path, decoder: decoder) }
     let currentFrame = try measured(.decode, by: observer) {
-      try Frame.load(currentPath, decoder: decoder, decoded: received?.image)
+      try loadCurrent(currentPath, renders: renders, decoded: received?.image)
     }
     let outcome = try measured(.compare, by: observer) { try comparison.compare(baselineFrame, currentFrame) }
     record.fill(from: outcome.result)
@@ -325,19 +335,77 @@ public struct RunChecker: Sendable {
     record.text = outcome.text.map { $0.map(\.sentence) }
     record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
     record.current = folder.relative(currentPath)
-    let png = try pngBytes(of: currentFrame, at: currentPath)
+    // A tree-only frame's PNG is encoded only when it is kept or recorded: a passing frame
+    // needs none (encoding an iPhone-size rendering costs more than rendering it).
     return try conclude(
       key, passed: outcome.passed, identical: outcome.result.identical,
-      changeHash: outcome.result.changeHash, baseline: baseline, current: currentFrame, png: png,
-      folder: folder, into: record
+      changeHash: outcome.result.changeHash, baseline: baseline, current: currentFrame,
+      png: { try pngBytes(of: currentFrame, at: currentPath) }, folder: folder, into: record
     ) { try comparison.compare(baselineFrame, currentFrame, drawing: true).diffImage! }
+  }
+
+  /// The current frame, counting renderings of tree-only frames.
+  private func loadCurrent(_ path: String, renders: Counter?, decoded: RGBAImage? = nil) throws -> Frame {
+    if Frame.isTree(path) { _ = renders?.increment() }
+    return try Frame.load(path, decoder: decoder, decoded: decoded)
+  }
+
+  /// The outcome of a tree-only frame whose tree equals its baseline's tree, when the baseline's
+  /// PNG is this renderer version's rendering of that tree (its `RenderStamp` checked against
+  /// the tree file's bytes and the PNG's own): then both frames would be the same pixels, and
+  /// nothing is rendered, decoded or compared. The settings still apply as in a comparison
+  /// (element masks, unmatched selectors, the layout level: `FrameComparison.compareUnchanged`).
+  ///
+  /// `nil` whenever any of it does not hold, or anything cannot be read or parsed: the ordinary
+  /// comparison then decides, and reports errors in its own words.
+  private func unchangedTree(_ currentPath: String, baseline: BaselineStore.Location, comparison: FrameComparison)
+    -> FrameComparison.Outcome?
+  {
+    let baselineTreePath = Frame.treePath(besidePNG: baseline.path)
+    guard Frame.isTree(currentPath), FileSystem.isFile(baselineTreePath),
+      let baselineTreeBytes = try? FileIO.read(baselineTreePath, limit: 1 << 28)
+    else { return nil }
+    let tree: ElementTree
+    if currentPath.lowercased().hasSuffix(".tree.json"), let currentBytes = try? FileIO.read(currentPath, limit: 1 << 28),
+      currentBytes == baselineTreeBytes
+    {
+      // The same file: one parse (it must still be a valid tree).
+      guard let parsed = try? ElementTree.decode(currentBytes, path: currentPath) else { return nil }
+      tree = parsed
+    } else {
+      guard let current = try? ElementTree.load(anyFormat: currentPath),
+        let stored = try? ElementTree.decode(baselineTreeBytes, path: baselineTreePath), current == stored
+      else { return nil }
+      tree = current
+    }
+    let size = tree.pixelSize
+    // Over the limit: the ordinary path refuses to render it, and says so.
+    guard size.width * size.height <= decoder.maxPixels, let png = try? FileIO.read(baseline.path),
+      RenderStamp.isRender(of: baselineTreeBytes, png: png, size: size)
+    else { return nil }
+    let outcome = comparison.compareUnchanged(tree, size: size)
+    return outcome.passed ? outcome : nil
+  }
+
+  /// An unchanged tree's verdict, recorded as its comparison would be.
+  private func conclude(
+    _ outcome: FrameComparison.Outcome, _ key: SnapshotKey, baseline: BaselineStore.Location, currentPath: String,
+    folder: RunFolder, into record: SnapshotRecord
+  ) throws -> SnapshotRecord {
+    var record = record
+    record.fill(from: outcome.result)
+    record.layout = outcome.layout.map { $0.map(SnapshotRecord.LayoutChange.init) }
+    record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
+    record.current = folder.relative(currentPath)
+    record.status = .passed
+    return record
   }
 
   /// The verdict's consequences: a failed snapshot keeps its frame and a diff image in the run,
   /// and the record mode may write the baseline.
   private func conclude(
     _ key: SnapshotKey, passed: Bool, identical: Bool, changeHash: String?, baseline: BaselineStore.Location,
-    current: Frame, png: [UInt8], folder: RunFolder, into record: SnapshotRecord,
+    current: Frame, png: () throws -> [UInt8], folder: RunFolder, into record: SnapshotRecord,
     diffImage: () throws -> RGBAImage
   ) throws -> SnapshotRecord {
     var record = record
@@ -349,14 +417,15 @@ public struct RunChecker: Sendable {
       // blob store.
       record.status = .passed
       if recordMode == .all && !identical {
-        try store.write(png, tree: current.tree, for: key)
+        try store.write(png(), tree: current.tree, for: key)
         record.recorded = true
       }
       return record
     }
     record.status = .failed
-    record.currentHash = try images.keep(png)
-    record.current = folder.relative(try keepCopy(of: current, png: png, key: key, in: folder))
+    let bytes = try png()
+    record.currentHash = try images.keep(bytes)
+    record.current = folder.relative(try keepCopy(of: current, png: bytes, key: key, in: folder))
     let diffPath = folder.diffPath(for: key)
     try folder.confinement.createFolders(containing: diffPath)
     let diffPNG = try PNGEncoder(speed: .fast).encode(diffImage())
@@ -367,15 +436,17 @@ public struct RunChecker: Sendable {
       record.previouslyRejected = true
     }
     if recordMode.records(.failed) {
-      try store.write(png, tree: current.tree, for: key)
+      try store.write(bytes, tree: current.tree, for: key)
       record.recorded = true
     }
     return record
   }
 
-  /// The frame's PNG: the file itself, or the rendering of a tree-only frame.
+  /// The frame's PNG: the file itself, or the rendering of a tree-only frame, stamped as such
+  /// (`RenderStamp`) so that a later run with the same tree need not render it.
   private func pngBytes(of frame: Frame, at path: String) throws -> [UInt8] {
-    Frame.isTree(path) ? try PNGEncoder().encode(frame.image) : try FileIO.read(path)
+    guard Frame.isTree(path), let tree = frame.tree else { return try FileIO.read(path) }
+    return try RenderStamp.stamped(PNGEncoder().encode(frame.image), tree: tree)
   }
 
   /// Copies a frame (PNG, and its tree) into the run folder so it can be approved later. A PNG

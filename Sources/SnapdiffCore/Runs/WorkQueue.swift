@@ -21,11 +21,17 @@ final class Counter: @unchecked Sendable {
   }
 
   /// Adds one and returns the new value.
+  @discardableResult
   func increment() -> Int {
     lock.withLock {
       value += 1
       return value
     }
+  }
+
+  /// The value now.
+  var current: Int {
+    lock.withLock { value }
   }
 }
 
