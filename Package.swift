@@ -85,7 +85,7 @@ let engineTargets: [Target] = [
   // does not hand it out).
   .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
   // LZ4 (Debian: liblz4-dev): the cache of decoded baselines holds LZ4 blocks, which come back
-  // several times faster than a PNG decodes (scripts/bench/check_cache.sh; README, Performance).
+  // several times faster than a PNG decodes (scripts/bench/check_cache.sh; docs/performance.md).
   .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]),
   .target(name: "SnapdiffCore", dependencies: ["SnapdiffModel", "CLibPNG", "CPNGReader", "CLCMS2", "CZlib", "CLZ4"]),
   // `snapdiff serve`: the API, the review page and the run index. Only this target and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Everything the README's "Reliability" section describes, in one go:
+# Everything docs/reliability.md describes, in one go:
 #
 #   1. the bad-input matrix, the other bad-input tests and the fuzz regressions (swift test);
 #   2. crash consistency: `approve` killed with SIGKILL at random moments SNAPDIFF_KILL_ITERATIONS

@@ -106,7 +106,7 @@ struct BadInputMatrixTests {
         name: "an iTXt chunk claiming 2 GB",
         bytes: MatrixPNG.insertingChunkHeader(good, length: 2_000_000_000, type: "iTXt"),
         error: (.truncated, truncated)),
-      // Accepted, as libpng and browsers accept it (README, "How it compares").
+      // Accepted, as libpng and browsers accept it (docs/how-it-compares.md).
       PNGRow(name: "no IEND", bytes: MatrixPNG(MatrixPNG.reference, includeEnd: false).build()),
       PNGRow(name: "16-bit RGBA", bytes: MatrixPNG(MatrixPNG.reference, bitDepth: 16).build()),
       PNGRow(

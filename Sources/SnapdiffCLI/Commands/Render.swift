@@ -8,7 +8,7 @@ extension Snapdiff {
       abstract: "Draw an element tree (JSON) into a PNG, the same bytes on every machine.",
       discussion: """
         The tree file holds {"scale": 3, "screen": {"width": 390, "height": 844}, "root": ELEMENT}; \
-        see the README for the format. Exit status: 0 on success, 2 when the tree cannot be \
+        see docs/element-trees.md for the format. Exit status: 0 on success, 2 when the tree cannot be \
         read or the PNG cannot be written.
         """
     )
