@@ -596,6 +596,21 @@ class ReviewPageCheck:
         after = self.baseline_bytes(key)
         self.expect(after == current, f"baselines/{key}.png is not the approved frame ({len(after or b'')} bytes, frame {len(current)})")
         self.ok(f"Approve (click) updated the card in place, moved to {nxt!r}, wrote baselines/{key}.png ({len(current)} bytes)")
+        self.undo_approval(key, before, current)
+
+    def undo_approval(self, key, before, current):
+        """The toast's Undo puts the replaced baseline back (bytes as before) and the card back to
+        failed, without a reload; approving again then works as the first time."""
+        self.click(self.driver.find_element(self.By.CSS_SELECTOR, ".review-message button.undo"))
+        message, count = self.wait_for_review(f"undo the approval of {key}", "undone")
+        self.expect(count == 1 and message.startswith("undid the approval of 1 snapshot") and key in message,
+                    f"undo message: {message!r}")
+        self.expect(self.baseline_bytes(key) == before, f"after Undo, baselines/{key}.png is not the baseline it replaced")
+        self.expect(self.card(key).get_attribute("data-status") == "failed", f"after Undo, {key} is not shown failed")
+        self.click(self.card(key).find_element(self.By.CSS_SELECTOR, ".review-actions button.approve"))
+        self.wait_for_review(f"approve {key} again", "approved")
+        self.expect(self.baseline_bytes(key) == current, f"approving {key} again did not write its frame")
+        self.ok(f"Undo put back baselines/{key}.png ({len(before or b'')} bytes) and the card's status; approved again")
 
     def approve_by_keyboard(self, key):
         """j until `key` is the current snapshot, a, then j moves on from the next unreviewed one."""

@@ -75,6 +75,10 @@ enum ReviewPage {
     let state = record.closedAt == nil ? " <span class=\"badge open\">open</span>" : ""
     var embedding = HTMLReport.Embedding()
     embedding.bodyAttributes = ["data-run": record.id]
+    // What an undo names besides the key: the run's environment folder, and its branch when
+    // the run reads and writes a branch overlay.
+    if let environment = record.environment { embedding.bodyAttributes["data-environment"] = environment }
+    if let branch = record.branch, !(record.overlays ?? []).isEmpty { embedding.bodyAttributes["data-overlay"] = branch }
     embedding.head = "\(noFavicon)<style>\n\(barStyles)\(reviewStyles)</style>\n"
     embedding.top =
       bar(authRequired: authRequired, title: title.isEmpty ? "run \(record.id)" : title, backLink: true, extra: state)
@@ -314,13 +318,60 @@ enum ReviewPage {
         if (error) error.remove();
       }
 
-      // UNDO HOOK (issue #16; `approve --undo` and its API are being added on branch `history`).
-      // Called after every review with the API's answer, which lists each snapshot's status
-      // before it (`snapshots[].previousStatus`). When the undo endpoint lands, show an "Undo"
-      // button in the toast here that posts it and then calls setStatus(byKey[item.key],
-      // item.previousStatus) for each item, and report.select(that card). Until then no Undo
-      // control is shown: this hook does nothing.
-      function offerUndo(result) { return result; }
+      // After an approval, the toast offers Undo: each approved key's newest approval is undone
+      // through the baselines API (the store gets the replaced baseline back from the blob
+      // store, the log records the undo), and the cards take back their status before it.
+      function offerUndo(result) {
+        if (result.action !== "approved") return result;
+        var items = (result.snapshots || []).filter(function (item) { return byKey[item.key]; });
+        if (!items.length) return result;
+        var query = [];
+        if (document.body.dataset.environment) query.push("environment=" + encodeURIComponent(document.body.dataset.environment));
+        if (document.body.dataset.overlay) query.push("branch=" + encodeURIComponent(document.body.dataset.overlay));
+        var suffix = "/undo" + (query.length ? "?" + query.join("&") : "");
+        var undo = document.createElement("button");
+        undo.type = "button";
+        undo.className = "undo";
+        undo.textContent = "Undo";
+        undo.title = "Put back the baseline" + (items.length === 1 ? "" : "s") + " this approval replaced";
+        undo.addEventListener("click", function () {
+          undo.disabled = true;
+          clearTimeout(timer);
+          items.reduce(function (chain, item) {
+            return chain.then(function () {
+              return postTo("/api/v1/baselines/" + encodeURIComponent(item.key) + suffix).then(function () {
+                setStatus(byKey[item.key], item.previousStatus || "failed");
+              });
+            });
+          }, Promise.resolve()).then(function () {
+            groupsChanged();
+            say("undid the approval of " + items.length + " snapshot" + (items.length === 1 ? "" : "s") + ": "
+              + items.slice(0, 5).map(function (item) { return item.key; }).join(", ") + ".");
+            document.body.dataset.reviewed = "undone";
+            document.body.dataset.reviewedCount = String(items.length);
+            report.select(byKey[items[0].key]);
+          }, function (error) {
+            undo.disabled = false;
+            showError(message, error.message);
+          });
+        });
+        message.appendChild(undo);
+        // Time to reach the button before the toast goes.
+        clearTimeout(timer);
+        timer = setTimeout(function () { message.hidden = true; }, 15000);
+        return result;
+      }
+      function postTo(url) {
+        var headers = { "Content-Type": "application/json" };
+        var token = window.snapdiffToken();
+        if (token) headers.Authorization = "Bearer " + token;
+        return fetch(url, { method: "POST", headers: headers, body: "{}" }).then(function (response) {
+          return response.json().catch(function () { return {}; }).then(function (json) {
+            if (!response.ok) throw new Error((json.error && json.error.message) || response.status + " " + response.statusText);
+            return json;
+          });
+        }, function (error) { throw new Error("the server did not answer (" + error.message + ")"); });
+      }
 
       function setStatus(card, status) {
         card.dataset.status = status;
