@@ -125,7 +125,7 @@ let engineTargets: [Target] = [
   .target(name: "ExampleApp", dependencies: ["SnapdiffCore"]),
   .testTarget(
     name: "SnapdiffCoreTests",
-    dependencies: ["SnapdiffCore"],
+    dependencies: ["SnapdiffCore", "SnapdiffTestSupport"],
     exclude: ["Fixtures"]
   ),
   .testTarget(
@@ -142,7 +142,7 @@ let engineTargets: [Target] = [
   ),
   .testTarget(
     name: "SnapdiffCLITests",
-    dependencies: ["SnapdiffCLI", "SnapdiffCore", "snapdiff", "snapdiff-serve"]
+    dependencies: ["SnapdiffCLI", "SnapdiffCore", "snapdiff", "snapdiff-serve", "SnapdiffTestSupport"]
   ),
   .testTarget(
     name: "SnapdiffTestingTests",

@@ -1,5 +1,6 @@
 import Foundation
 import SnapdiffCore
+import SnapdiffTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -909,50 +910,10 @@ struct MatrixPNG {
     ]
   }
 
-  static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-    let body = Array(type.utf8) + data
-    return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
-  }
+  // The byte-level pieces live once, in the shared test support (PNGBytes).
+  static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { PNGBytes.chunk(type, data) }
+  static func bigEndian(_ value: UInt32) -> [UInt8] { PNGBytes.bigEndian(value) }
+  static func zlibStored(_ data: [UInt8]) -> [UInt8] { PNGBytes.zlibStored(data) }
+  static func crc32(_ bytes: [UInt8]) -> UInt32 { PNGBytes.crc32(bytes) }
 
-  static func bigEndian(_ value: UInt32) -> [UInt8] {
-    [
-      UInt8(value >> 24), UInt8((value >> 16) & 0xff), UInt8((value >> 8) & 0xff),
-      UInt8(value & 0xff),
-    ]
-  }
-
-  /// A zlib stream of stored (uncompressed) deflate blocks.
-  static func zlibStored(_ data: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = [0x78, 0x01]
-    var offset = 0
-    repeat {
-      let count = min(65535, data.count - offset)
-      let final: UInt8 = offset + count == data.count ? 1 : 0
-      out += [
-        final, UInt8(count & 0xff), UInt8(count >> 8), UInt8(~count & 0xff),
-        UInt8((~count >> 8) & 0xff),
-      ]
-      out += data[offset..<offset + count]
-      offset += count
-    } while offset < data.count
-    var a: UInt32 = 1
-    var b: UInt32 = 0
-    for byte in data {
-      a = (a + UInt32(byte)) % 65521
-      b = (b + a) % 65521
-    }
-    return out + bigEndian(b << 16 | a)
-  }
-
-  static let crcTable: [UInt32] = (0..<256).map { (n: UInt32) -> UInt32 in
-    var c = n
-    for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-    return c
-  }
-
-  static func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var c: UInt32 = 0xFFFF_FFFF
-    for byte in bytes { c = crcTable[Int((c ^ UInt32(byte)) & 0xff)] ^ (c >> 8) }
-    return c ^ 0xFFFF_FFFF
-  }
 }

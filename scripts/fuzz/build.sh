@@ -40,7 +40,7 @@ for source in Sources/CPNGReader/*.c; do
   C_OBJECTS+=("$object")
 done
 
-SWIFT_FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library
+SWIFT_FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -package-name snapdiff
   -I "$ROOT/Sources/CLibPNG" -I "$ROOT/Sources/CLCMS2" -I "$ROOT/Sources/CZlib" -I "$ROOT/Sources/CLZ4"
   -I "$OUT/modules/CPNGReader" -I "$OUT/modules"
   -Xcc "-I$ROOT/Sources/CPNGReader/include" -Xcc "${PNG_CFLAGS}")

@@ -189,7 +189,7 @@ public struct BaselineCache: Sendable {
     return hex(a) + hex(b)
   }
 
-  static func hash128(_ bytes: [UInt8], count: Int) -> (UInt64, UInt64) {
+  package static func hash128(_ bytes: [UInt8], count: Int) -> (UInt64, UInt64) {
     bytes.withUnsafeBufferPointer { hash128(UnsafeBufferPointer(rebasing: $0[0..<count])) }
   }
 

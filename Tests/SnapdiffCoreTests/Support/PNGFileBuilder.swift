@@ -1,3 +1,4 @@
+import SnapdiffTestSupport
 /// Writes PNG files byte by byte (stored deflate blocks, real CRCs and Adler-32), so tests can
 /// make every colour type, bit depth, interlacing and chunk combination, and damage them on
 /// purpose, without depending on the encoder under test.
@@ -88,41 +89,10 @@ struct PNGFileBuilder {
     return row
   }
 
-  static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-    let typeBytes = Array(type.utf8)
-    return bigEndian(UInt32(data.count)) + typeBytes + data + bigEndian(crc32(typeBytes + data))
-  }
+  // The byte-level pieces live once, in the shared test support (PNGBytes).
+  static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { PNGBytes.chunk(type, data) }
+  static func bigEndian(_ value: UInt32) -> [UInt8] { PNGBytes.bigEndian(value) }
+  static func zlibStored(_ data: [UInt8]) -> [UInt8] { PNGBytes.zlibStored(data) }
+  static func crc32(_ bytes: [UInt8]) -> UInt32 { PNGBytes.crc32(bytes) }
 
-  static func bigEndian(_ value: UInt32) -> [UInt8] {
-    [UInt8(value >> 24), UInt8((value >> 16) & 0xff), UInt8((value >> 8) & 0xff), UInt8(value & 0xff)]
-  }
-
-  /// A zlib stream of stored (uncompressed) deflate blocks.
-  static func zlibStored(_ data: [UInt8]) -> [UInt8] {
-    var out: [UInt8] = [0x78, 0x01]
-    var offset = 0
-    repeat {
-      let length = min(65535, data.count - offset)
-      let final: UInt8 = offset + length == data.count ? 1 : 0
-      out += [final, UInt8(length & 0xff), UInt8(length >> 8), UInt8(~length & 0xff), UInt8((~length >> 8) & 0xff)]
-      out += data[offset..<offset + length]
-      offset += length
-    } while offset < data.count
-    var a: UInt32 = 1
-    var b: UInt32 = 0
-    for byte in data {
-      a = (a + UInt32(byte)) % 65521
-      b = (b + a) % 65521
-    }
-    return out + bigEndian(b << 16 | a)
-  }
-
-  static func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-      crc ^= UInt32(byte)
-      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-    }
-    return ~crc
-  }
 }

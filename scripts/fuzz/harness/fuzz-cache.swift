@@ -71,7 +71,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard body.count >= 16 else { return 0 }
     var framed = Array(validEntry[0..<16]) + Array(body[0..<16]) + Array(validEntry[32..<headerSize])
     framed += body[16...]
-    let (a, b) = hash128(framed)
+    let (a, b) = BaselineCache.hash128(framed, count: framed.count)
     framed += littleEndian(a) + littleEndian(b)
     entry = framed
   }
@@ -106,27 +106,3 @@ func field(_ bytes: [UInt8], _ offset: Int) -> UInt64 {
 
 func littleEndian(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
 
-/// The entry checksum, as the format defines it (BaselineCache.hash128).
-func hash128(_ bytes: [UInt8]) -> (UInt64, UInt64) {
-  var a: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-  var b: UInt64 = 0xC2B2_AE3D_27D4_EB4F &+ UInt64(bytes.count)
-  let words = bytes.count / 8
-  for index in 0..<words {
-    let word = field(bytes, index * 8)
-    a = ((a ^ word) &* 0xFF51_AFD7_ED55_8CCD)
-    a = (a << 31) | (a >> 33)
-    b = ((b &+ word) &* 0xC4CE_B9FE_1A85_EC53)
-    b = (b << 29) | (b >> 35)
-  }
-  for index in (words * 8)..<bytes.count {
-    a = (a ^ UInt64(bytes[index])) &* 0x0000_0100_0000_01B3
-    b = (b &+ UInt64(bytes[index])) &* 0x9E37_79B9_7F4A_7C15
-  }
-  func mix(_ value: UInt64) -> UInt64 {
-    var z = value
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  return (mix(a), mix(b ^ a))
-}
