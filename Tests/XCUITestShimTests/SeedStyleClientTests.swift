@@ -10,6 +10,7 @@
   /// change fails the test where the engine links.
   final class SeedStyleClientTests: XCTestCase {
     private var scratch = ""
+    private var ci: String?
 
     override func setUp() {
       super.setUp()
@@ -18,11 +19,14 @@
         setenv(name, scratch + "/" + folder, 1)
       }
       unsetenv("SNAPDIFF_SERVICE_URL")
+      // The first run records, as on a new simulator: not CI's record mode `never`.
+      ci = ProcessInfo.processInfo.environment["CI"]
       unsetenv("CI")
     }
 
     override func tearDown() {
       for name in ["SNAPDIFF_BASELINES", "SNAPDIFF_FRAMES", "SNAPDIFF_ARTIFACTS"] { unsetenv(name) }
+      if let ci { setenv("CI", ci, 1) }
       try? FileManager.default.removeItem(atPath: scratch)
       MainActor.assumeIsolated {
         ShimApp.clockShade = 90
@@ -34,11 +38,11 @@
     /// Runs the client's `test_onboarding` as XCTest would (setUp, the test, tearDown); the
     /// failures it would record, and its verdicts.
     private func runClient() -> (failures: Int, verdicts: [SnapshotVerdict]) {
-      let test = OnboardingApplitoolsTests(name: "test_onboarding") { ($0 as! OnboardingApplitoolsTests).test_onboarding() }
+      let test = OnboardingApplitoolsTests(name: "test_onboarding") { ($0 as! OnboardingApplitoolsTests).onboarding() }
       test.setUp()
       var failures: [String] = []
       test.pages.snapshotController?.onFailure = { failures.append($0) }
-      test.test_onboarding()
+      test.onboarding()
       test.tearDown()
       lastFailures = failures
       return (failures.count, test.pages.snapshotController?.verdicts ?? [])

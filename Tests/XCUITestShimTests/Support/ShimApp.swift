@@ -5,9 +5,7 @@ import SnapdiffTestSupport
 
 /// The app the seed-style client tests: an onboarding screen of 120×200 points at scale 2, with
 /// a status-bar clock (`clock`, which the page ignores) and a Next button, drawn into the
-/// screenshot the shim hands out. `launch()` of the shim's XCUIApplication shows it, and points
-/// the snapshots of a test run that did not choose folders into a scratch folder, as a
-/// simulator's sandbox keeps them out of the project.
+/// screenshot the shim hands out. `launch()` of the shim's XCUIApplication shows it.
 @MainActor enum ShimApp {
   static let scale = 2
   static let clockFrame = CGRect(x: 4, y: 2, width: 40, height: 16)
@@ -15,13 +13,7 @@ import SnapdiffTestSupport
   /// What the screen shows: the clock's grey and the button's blue can be changed by a test.
   static var clockShade: UInt8 = 90
   static var buttonBlue: UInt8 = 255
-  static let scratch = NSTemporaryDirectory() + "snapdiff-xcui-shim-\(ProcessInfo.processInfo.processIdentifier)"
-
   static func launch() {
-    for (name, folder) in [("SNAPDIFF_BASELINES", "baselines"), ("SNAPDIFF_FRAMES", "frames"), ("SNAPDIFF_ARTIFACTS", "artifacts")]
-    where ProcessInfo.processInfo.environment[name] == nil {
-      setenv(name, scratch + "/" + folder, 1)
-    }
     show()
   }
 
