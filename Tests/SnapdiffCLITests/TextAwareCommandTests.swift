@@ -28,6 +28,8 @@ struct TextAwareCommandTests {
       #expect(try SnapdiffProcess.run(["compare", before, after, "--match", "perceptual"]).status == 0)
       let text = try SnapdiffProcess.run(["compare", before, after, "--match", "text-aware"])
       #expect(text.status == 1)
+      // The first line says at once why identical pixels fail.
+      #expect(text.standardOutput.hasPrefix("FAIL  identical pixels (40×30), but the text changed\n"), "\(text.standardOutput)")
       #expect(text.standardOutput.contains(#"text: staticText "Total $12": label 'Total $12' → 'Total $13'"#), "\(text.standardOutput)")
       let json = try SnapdiffProcess.run(["compare", before, after, "--match", "text-aware", "--json"]).json()
       #expect(json["matchLevel"] as? String == "text-aware")

@@ -112,8 +112,14 @@ extension Snapdiff {
         return lines.joined(separator: "\n")
       }
       let size = "\(result.baselineSize)"
-      if result.identical {
+      // What failed besides the pixels (text-aware, the trees' layout), for the first line.
+      let changed = [
+        outcome.text?.isEmpty == false ? "text" : nil, outcome.layout?.isEmpty == false ? "layout" : nil,
+      ].compactMap { $0 }.joined(separator: " and ")
+      if result.identical && outcome.passed {
         lines.append("PASS  identical (\(size)): \(baseline) and \(current)")
+      } else if result.identical {
+        lines.append("FAIL  identical pixels (\(size)), but the \(changed.isEmpty ? "frames" : changed) changed")
       } else {
         let word = outcome.passed ? "PASS " : "FAIL "
         var line = word + " "
@@ -129,7 +135,9 @@ extension Snapdiff {
           notCounted.append("\(ReportFormat.count(result.ignoredPixels)) ignored")
         }
         if !notCounted.isEmpty { line += "; not counted: " + notCounted.joined(separator: ", ") }
-        if result.passed && result.differentPixels > 0 { line += "; within tolerance" }
+        if outcome.passed && result.differentPixels > 0 { line += "; within tolerance" }
+        // The pixels alone would pass: say at once what failed (the lines below say how).
+        if !outcome.passed && result.passed && !changed.isEmpty { line += "; the \(changed) changed" }
         lines.append(line)
       }
       if let conversion = result.colorConversion { lines.append("      " + conversion.sentence) }
