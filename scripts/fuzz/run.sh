@@ -53,6 +53,10 @@ if [ -d "$FIXTURES/fuzz-regressions" ]; then
     find "$FIXTURES/fuzz-regressions" -name "${target#fuzz-}-*" -exec cp {} "$OUT/seeds/$target/" \;
   done
 fi
+# Inputs that only a harness reads (folder layouts for fuzz-store) stay beside the harnesses.
+for target in "${TARGETS[@]}"; do
+  [ -d "scripts/fuzz/regressions/$target" ] && cp scripts/fuzz/regressions/"$target"/* "$OUT/seeds/$target/"
+done
 
 max_len() {
   case $1 in
