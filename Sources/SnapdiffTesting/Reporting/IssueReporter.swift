@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation
+
 #if canImport(XCTest)
   import XCTest
 #endif
@@ -32,7 +29,6 @@ enum IssueReporter {
 
   /// A line on standard error.
   static func note(_ message: String) {
-    let text = message + "\n"
-    _ = text.withCString { write(2, $0, strlen($0)) }
+    FileHandle.standardError.write(Data((message + "\n").utf8))
   }
 }
