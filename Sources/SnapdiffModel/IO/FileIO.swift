@@ -106,19 +106,7 @@ public enum FileIO {
     let temporary = temporaryPath(beside: path)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw .system(path: path, action: "create a file beside it") }
-    var failure: Int32 = 0
-    bytes.withUnsafeBytes { buffer in
-      var written = 0
-      while written < buffer.count {
-        let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-        if count < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        written += count
-      }
-    }
+    var failure = writeAll(bytes, to: descriptor)
     if failure == 0 && fsync(descriptor) != 0 { failure = errno }
     if close(descriptor) != 0 && failure == 0 { failure = errno }
     if failure == 0 && rename(temporary, path) != 0 { failure = errno }
@@ -134,21 +122,26 @@ public enum FileIO {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw .system(path: path, action: "open for appending") }
     defer { close(descriptor) }
-    var failure: Int32 = 0
+    var failure = writeAll(bytes, to: descriptor)
+    if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+    if failure != 0 { throw .system(path: path, action: "append to", errorNumber: failure) }
+  }
+
+  /// Writes every byte of `bytes` to `descriptor`, retrying after signals; 0, or the `errno`
+  /// of the write that failed.
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32 {
     bytes.withUnsafeBytes { buffer in
       var written = 0
       while written < buffer.count {
         let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
         if count < 0 {
           if errno == EINTR { continue }
-          failure = errno
-          return
+          return errno
         }
         written += count
       }
+      return 0
     }
-    if failure == 0 && fsync(descriptor) != 0 { failure = errno }
-    if failure != 0 { throw .system(path: path, action: "append to", errorNumber: failure) }
   }
 
   private static func systemRead(
