@@ -41,7 +41,7 @@ extension Snapdiff {
       help: ArgumentHelp(
         "When to write baselines: missing, all, failed or never (default: SNAPDIFF_RECORD, else never in CI, else missing).",
         valueName: "mode"))
-    var record: String?
+    var record: RecordMode?
 
     @Option(help: ArgumentHelp("The baseline store (default: baselines).", valueName: "dir"))
     var baselines: String?
@@ -57,15 +57,12 @@ extension Snapdiff {
 
     func validate() throws {
       if command.isEmpty { throw ValidationError("Give the test command after --: snapdiff test -- swift test") }
-      if let record, RecordMode(rawValue: record) == nil {
-        throw ValidationError("--record must be missing, all, failed or never, not '\(record)'")
-      }
     }
 
     func run() throws {
       let variables = ProcessEnvironment.variables
       let recordMode = try reportingErrors {
-        try record.flatMap(RecordMode.init(rawValue:)) ?? RecordMode.fromEnvironment(variables)
+        try record ?? RecordMode.fromEnvironment(variables)
       }
       let token = Self.newToken()
       let service = try reportingErrors { try PrivateService.start(token: token, arguments: serverArguments) }
@@ -117,18 +114,19 @@ struct PrivateService {
   var url: String { "http://127.0.0.1:\(port)" }
 
   /// What `close` answers, as far as the summary needs.
-  struct RunSummary: Decodable {
+  struct ClosedRun: Decodable {
     var id: String
     var passed: Bool
     var snapshotCount: Int
     var counts: [String: Int]
 
-    /// `Run ID: 3 passed, 1 failed (4 snapshots)`, in the order `check` prints them.
+    /// `Run ID: 3 passed, 1 failed (4 snapshots)`, worded as `check` words its runs.
     var line: String {
-      let order = ["failed", "new", "missing", "rejected", "skipped", "approved", "passed"]
-      let parts = order.compactMap { status in counts[status].map { "\($0) \(status)" } }
+      var byStatus: [SnapshotStatus: Int] = [:]
+      for (name, count) in counts { if let status = SnapshotStatus(rawValue: name) { byStatus[status] = count } }
+      let parts = RunSummary.statusCounts(byStatus)
       let total = "\(snapshotCount) snapshot\(snapshotCount == 1 ? "" : "s")"
-      return "Run \(id): " + (parts.isEmpty ? "no snapshot was taken" : parts.joined(separator: ", ")) + " (\(total))"
+      return "Run \(id): " + (parts.isEmpty ? "no snapshot was taken" : parts) + " (\(total))"
     }
   }
 
@@ -173,9 +171,9 @@ struct PrivateService {
     return try JSONDecoderBox.decode(Opened.self, from: response).id
   }
 
-  func closeRun(_ id: String) throws -> RunSummary {
+  func closeRun(_ id: String) throws -> ClosedRun {
     let body = try send("POST", "/api/v1/runs/\(PercentEncoding.segment(id))/close", json: nil)
-    return try JSONDecoderBox.decode(RunSummary.self, from: body)
+    return try JSONDecoderBox.decode(ClosedRun.self, from: body)
   }
 
   private func send(_ method: String, _ path: String, json: String?) throws -> [UInt8] {

@@ -4,12 +4,15 @@ import SnapdiffCore
 /// The lines `check` and `status` print about a run: counts, then what needs attention, with
 /// the paths to open.
 enum RunSummary {
-  static func lines(_ record: RunRecord, folder: RunFolder, recordMode: RecordMode) -> [String] {
-    let counts = record.counts
+  /// `1 failed, 3 passed`: the counts in the order that needs attention first.
+  static func statusCounts(_ counts: [SnapshotStatus: Int]) -> String {
     let order: [SnapshotStatus] = [.failed, .new, .missing, .rejected, .skipped, .approved, .passed]
-    let parts = order.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }
+    return order.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
+  }
+
+  static func lines(_ record: RunRecord, folder: RunFolder, recordMode: RecordMode) -> [String] {
     // An empty run says so, in the word the service uses for it (`RunVerdict.empty`).
-    let found = RunVerdict(record) == .empty ? "\(RunVerdict.empty.rawValue): no snapshots yet" : parts.joined(separator: ", ")
+    let found = RunVerdict(record) == .empty ? "\(RunVerdict.empty.rawValue): no snapshots yet" : statusCounts(record.counts)
     var lines = ["Run \(record.id): \(found) (\(record.snapshots.count) snapshot\(record.snapshots.count == 1 ? "" : "s"))"]
     let attention = record.snapshots.filter { $0.status != .passed && $0.status != .approved }
       .sorted { ($0.status, $0.key) < ($1.status, $1.key) }
