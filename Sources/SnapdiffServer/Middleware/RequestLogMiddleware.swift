@@ -1,4 +1,3 @@
-import Dispatch
 import Hummingbird
 import Logging
 
@@ -22,19 +21,13 @@ struct RequestLogMiddleware: RouterMiddleware {
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
-    let start = DispatchTime.now().uptimeNanoseconds
-    do {
-      let response = try await next(request, context)
-      log(request, context, status: Int(response.status.code), since: start)
-      return response
-    } catch {
-      log(request, context, status: Int((error as? any HTTPResponseError)?.status.code ?? 500), since: start)
-      throw error
+    try await RequestTiming.answer(request, context, next: next) { status, nanoseconds in
+      log(request, context, status: status, nanoseconds: nanoseconds)
     }
   }
 
-  private func log(_ request: Request, _ context: Context, status: Int, since start: UInt64) {
-    let milliseconds = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e6
+  private func log(_ request: Request, _ context: Context, status: Int, nanoseconds: UInt64) {
+    let milliseconds = Double(nanoseconds) / 1e6
     var metadata: Logger.Metadata = [
       "method": .string(request.method.rawValue),
       "path": .string(request.uri.path),
