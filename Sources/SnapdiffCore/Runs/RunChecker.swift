@@ -163,49 +163,6 @@ public struct RunChecker: Sendable {
     } }
   }
 
-  /// The frames in a folder: `<key>.png` (with `<key>.tree.json` or an XCUITest dump
-  /// `<key>.txt` beside it, if any), or a tree alone (`<key>.tree.json`, else `<key>.txt`),
-  /// rendered, by key.
-  ///
-  /// - Throws: `FileError` for a folder that holds files but no snapshot at all (neither frames
-  ///   nor skips): a run of 0 snapshots must not pass.
-  static func frames(in folder: String) throws -> [(key: SnapshotKey, path: String)] {
-    let files = try FileSystem.files(under: folder, accountingForEverything: true)
-    let pngs = Set(files.filter { $0.lowercased().hasSuffix(".png") }.map { String($0.dropLast(4)) })
-    let trees = Set(files.filter { $0.lowercased().hasSuffix(".tree.json") }.map { String($0.dropLast(10)) })
-    var frames: [(key: SnapshotKey, path: String)] = []
-    for file in files {
-      let lowered = file.lowercased()
-      if lowered.hasSuffix(".png") {
-        frames.append((try SnapshotKey(relativeImagePath: file), folder + "/" + file))
-      } else if lowered.hasSuffix(".tree.json") && !pngs.contains(String(file.dropLast(10))) {
-        frames.append((try SnapshotKey(String(file.dropLast(10))), folder + "/" + file))
-      } else if lowered.hasSuffix(".txt") {
-        let stem = String(file.dropLast(4))
-        if !pngs.contains(stem) && !trees.contains(stem) { frames.append((try SnapshotKey(stem), folder + "/" + file)) }
-      }
-    }
-    if frames.isEmpty && !files.isEmpty && !files.contains(where: { $0.hasSuffix(".skipped.json") }) {
-      throw FileError(
-        path: folder,
-        message: "holds \(files.count) file\(files.count == 1 ? "" : "s") but no snapshot: a frame is <key>.png "
-          + "(with <key>.tree.json or an XCUITest dump <key>.txt beside it), or <key>.tree.json or <key>.txt alone")
-    }
-    return frames
-  }
-
-  /// Snapshots the test-side API skipped: `<key>.skipped.json` files (`{"key", "reason"}`).
-  static func skips(in folder: String) throws -> [(key: SnapshotKey, reason: String)] {
-    try FileSystem.files(under: folder).filter { $0.hasSuffix(".skipped.json") }.map { file in
-      let key = try SnapshotKey(String(file.dropLast(13)))
-      let bytes = try FileIO.read(folder + "/" + file, limit: 1 << 16)
-      let skip = try? JSONDecoderBox.decode(SkipNote.self, from: bytes)
-      return (key, skip?.reason ?? "skipped by the test")
-    }
-  }
-
-  private struct SkipNote: Decodable { var reason: String }
-
   /// What a caller that received a frame has read of it already (`RunSession`): the frame's bytes
   /// and, when it decoded them, its image; the baseline's bytes. Each is then read (and the frame
   /// decoded) once per frame, not again here.
@@ -342,63 +299,6 @@ public struct RunChecker: Sendable {
       changeHash: outcome.result.changeHash, baseline: baseline, current: currentFrame,
       png: { try pngBytes(of: currentFrame, at: currentPath) }, folder: folder, into: record
     ) { try comparison.compare(baselineFrame, currentFrame, drawing: true).diffImage! }
-  }
-
-  /// The current frame, counting renderings of tree-only frames.
-  private func loadCurrent(_ path: String, renders: Counter?, decoded: RGBAImage? = nil) throws -> Frame {
-    if Frame.isTree(path) { _ = renders?.increment() }
-    return try Frame.load(path, decoder: decoder, decoded: decoded)
-  }
-
-  /// The outcome of a tree-only frame whose tree equals its baseline's tree, when the baseline's
-  /// PNG is this renderer version's rendering of that tree (its `RenderStamp` checked against
-  /// the tree file's bytes and the PNG's own): then both frames would be the same pixels, and
-  /// nothing is rendered, decoded or compared. The settings still apply as in a comparison
-  /// (element masks, unmatched selectors, the layout level: `FrameComparison.compareUnchanged`).
-  ///
-  /// `nil` whenever any of it does not hold, or anything cannot be read or parsed: the ordinary
-  /// comparison then decides, and reports errors in its own words.
-  private func unchangedTree(_ currentPath: String, baseline: BaselineStore.Location, comparison: FrameComparison)
-    -> FrameComparison.Outcome?
-  {
-    let baselineTreePath = Frame.treePath(besidePNG: baseline.path)
-    guard Frame.isTree(currentPath), FileSystem.isFile(baselineTreePath),
-      let baselineTreeBytes = try? FileIO.read(baselineTreePath, limit: 1 << 28)
-    else { return nil }
-    let tree: ElementTree
-    if currentPath.lowercased().hasSuffix(".tree.json"), let currentBytes = try? FileIO.read(currentPath, limit: 1 << 28),
-      currentBytes == baselineTreeBytes
-    {
-      // The same file: one parse (it must still be a valid tree).
-      guard let parsed = try? ElementTree.decode(currentBytes, path: currentPath) else { return nil }
-      tree = parsed
-    } else {
-      guard let current = try? ElementTree.load(anyFormat: currentPath),
-        let stored = try? ElementTree.decode(baselineTreeBytes, path: baselineTreePath), current == stored
-      else { return nil }
-      tree = current
-    }
-    let size = tree.pixelSize
-    // Over the limit: the ordinary path refuses to render it, and says so.
-    guard size.width * size.height <= decoder.maxPixels, let png = try? FileIO.read(baseline.path),
-      RenderStamp.isRender(of: baselineTreeBytes, png: png, size: size)
-    else { return nil }
-    let outcome = comparison.compareUnchanged(tree, size: size)
-    return outcome.passed ? outcome : nil
-  }
-
-  /// An unchanged tree's verdict, recorded as its comparison would be.
-  private func conclude(
-    _ outcome: FrameComparison.Outcome, _ key: SnapshotKey, baseline: BaselineStore.Location, currentPath: String,
-    folder: RunFolder, into record: SnapshotRecord
-  ) throws -> SnapshotRecord {
-    var record = record
-    record.fill(from: outcome.result)
-    record.layout = outcome.layout.map { $0.map(SnapshotRecord.LayoutChange.init) }
-    record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
-    record.current = folder.relative(currentPath)
-    record.status = .passed
-    return record
   }
 
   /// The verdict's consequences: a failed snapshot keeps its frame and a diff image in the run,
