@@ -33,4 +33,9 @@ fi
 export SNAPDIFF_SCREENSHOTS="${SNAPDIFF_SCREENSHOTS:-$PWD/.snapdiff/review-screenshots}"
 mkdir -p "$SNAPDIFF_SCREENSHOTS"
 echo "review page screenshots (CI artifact): $SNAPDIFF_SCREENSHOTS" >&2
-swift test "$@"
+# One test at a time (--no-parallel): Swift Testing otherwise starts every test at once, and on
+# a 2-core machine the blocking ones (child processes, sockets) hold the two threads Swift
+# concurrency has while the in-process servers of others wait for them to answer; on a busy CI
+# machine that turned into minutes of waiting and timeouts. Serially the suite takes about 70 s
+# of test time on a quiet machine, against 50 s in parallel.
+swift test --no-parallel "$@"

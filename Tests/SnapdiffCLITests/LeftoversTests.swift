@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import SnapdiffCore
 import Testing
 
@@ -49,12 +54,12 @@ struct LeftoversTests {
       try Self.plant(freshUpload, age: 5)
       try Self.plant(oldCacheTemporary, age: hour)
 
-      let holder = Process()
-      holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
-      holder.arguments = [running + "/.lock", "sleep", "30"]
-      try holder.run()
-      defer { holder.terminate() }
-      usleep(300_000)
+      // This process holds the run's lock as a check in progress would (flock locks belong to
+      // an open file, so the snapdiff processes below see it held); closing the file drops it.
+      let holder = open(running + "/.lock", O_RDWR | O_CLOEXEC)
+      #expect(holder >= 0 && flock(holder, LOCK_EX) == 0)
+      var holderOpen = true
+      defer { if holderOpen { close(holder) } }
 
       try workspace.writeFrame("Home", Workspace.screen([]))
       let check = try workspace.snapdiff(["check", "frames"])
@@ -66,8 +71,8 @@ struct LeftoversTests {
       #expect(exists(runs + "/last/run.json"))
 
       // Once the holder is gone, prune takes the folder it held.
-      holder.terminate()
-      holder.waitUntilExit()
+      close(holder)
+      holderOpen = false
       let prune = try workspace.snapdiff(["prune"])
       #expect(prune.status == 0, "\(prune.standardError)")
       #expect(prune.standardError.contains("removed 1 leftover of interrupted runs"))
