@@ -51,6 +51,7 @@ import tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DEFAULT_CORPUS = os.path.join(ROOT, "Tests", "SnapdiffCoreTests", "Fixtures", "verdicts")
+HELDOUT_CORPUS = os.path.join(ROOT, "Tests", "SnapdiffCoreTests", "Fixtures", "verdicts-heldout")
 WIDTH, HEIGHT, SCALE = 200, 120, 2
 
 # fontconfig files for the text-rasterisation noise (Chromium reads them through
@@ -120,6 +121,140 @@ PAGES = {
     "receipt": """<div class="card"><h1>Receipt</h1><p>Order 4031 ships today%(stop)s</p><p>Total: %(total)s</p></div>""",
 }
 
+# The held-out corpus (--heldout): pages of other kinds, made after the levels' defaults were
+# set and never used to tune them (Tests/SnapdiffCoreTests/Fixtures/verdicts-heldout). The same
+# noise settings; changes that make sense for these pages. Each change names the pages it is
+# made on, the noise settings it is also rendered under, and the page values it changes
+# (key: (as in the page, as changed)); page noise `radius` adds half a pixel to every radius.
+HELDOUT_STYLE = """
+html { background: %(page)s; }
+body { margin: 0; padding: 8px; width: 200px; height: 120px; box-sizing: border-box; position: relative; overflow: hidden; font: 12px 'DejaVu Sans', sans-serif; color: %(ink)s; background: %(page)s; }
+.group { background: %(surface)s; border-radius: calc(8px + %(dr)s); }
+.srow { display: flex; align-items: center; height: 24px; padding: 0 8px; gap: 6px; }
+.icon { display: inline-block; width: 14px; height: 14px; border-radius: calc(3px + %(dr)s); }
+.fill { flex: 1; }
+.muted { color: #8e8e93; }
+.chev { display: inline-block; width: 5px; height: 5px; border-right: 1.5px solid #c4c4c7; border-top: 1.5px solid #c4c4c7; transform: rotate(45deg); margin-right: 2px; %(chev)s }
+.sep { border-top: 0.5px solid %(line)s; margin-left: 28px; }
+.sw { display: inline-block; position: relative; width: 28px; height: 16px; border-radius: calc(8px + %(dr)s); background: #34c759; }
+.sw::after { content: ''; position: absolute; top: 2px; left: 14px; width: 12px; height: 12px; border-radius: calc(6px + %(dr)s); background: #fff; }
+.sw.off { background: #e9e9ea; }
+.sw.off::after { left: 2px; }
+.time { font-size: 9px; color: %(time)s; text-align: center; margin: 2px 0; }
+.msg { max-width: 140px; width: fit-content; padding: 4px 8px; border-radius: calc(10px + %(dr)s); margin: 3px 0; line-height: 1.25; }
+.in { background: %(bubble)s; color: #000; }
+.out { background: #007aff; color: #fff; margin-left: auto; %(out)s }
+.head { display: flex; align-items: center; gap: 10px; }
+.avatar { position: relative; width: 44px; height: 44px; border-radius: calc(22px + %(dr)s); background: %(avatar)s; color: #fff; font: bold 16px 'DejaVu Sans'; display: flex; align-items: center; justify-content: center; %(avmove)s }
+.badge { position: absolute; top: -3px; right: -5px; min-width: 14px; height: 14px; padding: 0 2px; box-sizing: border-box; border-radius: calc(7px + %(dr)s); background: %(badge)s; color: #fff; font: bold 9px/14px 'DejaVu Sans'; text-align: center; border: 1px solid #fff; %(nobadge)s }
+.name { font-size: 14px; font-weight: %(weight)s; }
+.sub { font-size: 10px; color: #8e8e93; }
+.stats { display: flex; gap: 14px; margin-top: 10px; font-size: 11px; }
+.tabs { position: absolute; left: 0; right: 0; top: 78px; height: 42px; display: flex; border-top: 0.5px solid %(tabline)s; background: #f9f9f9; }
+.tab { flex: 1; display: flex; flex-direction: column; align-items: center; padding-top: 4px; font-size: 9px; color: #8e8e93; }
+.tab svg { width: 18px; height: 18px; fill: currentColor; }
+.sel { color: %(tint)s; }
+.dense { font-size: 9px; line-height: 11.5px; }
+.dense p { margin: 0; }
+.dark { background: #1c1c1e; border-radius: calc(10px + %(dr)s); padding: 8px; color: %(darkink)s; }
+.dark .row { display: flex; justify-content: space-between; padding: 3px 0; border-bottom: 0.5px solid %(darkline)s; }
+.bar { height: 4px; border-radius: calc(2px + %(dr)s); background: #3a3a3c; margin: 6px 0; }
+.bar i { display: block; height: 4px; width: 85%%; border-radius: calc(2px + %(dr)s); background: #30d158; }
+.pill { display: inline-block; background: %(darkbutton)s; color: #fff; border-radius: calc(12px + %(dr)s); padding: 3px 12px; font-weight: bold; }
+"""
+
+HELDOUT_PAGES = {
+    # A grouped settings list: square icons, toggle switches, chevrons, hairline separators.
+    "settings": """<div class="group">
+<div class="srow"><span class="icon" style="background:%(icon)s" data-image="Wi-Fi icon"></span><span>Wi-Fi</span><span class="fill"></span><span class="muted">Home</span><span class="chev"></span></div>
+<div class="sep"></div>
+<div class="srow"><span class="icon" style="background:%(orange)s"></span><span>%(airplane)s</span><span class="fill"></span><span class="sw off" data-switch="Airplane Mode"></span></div>
+<div class="sep" style="%(nosep)s"></div>
+<div class="srow"><span class="icon" style="background:#ff3b30"></span><span>Notifications</span><span class="fill"></span><span class="%(toggle)s" data-switch="Notifications"></span></div>
+<div class="sep"></div>
+<div class="srow"><span class="icon" style="background:#8e8e93"></span><span>General</span><span class="fill"></span><span class="chev"></span></div>
+</div>""",
+    # A chat: bubbles both ways, small timestamps.
+    "chat": """<div class="time">Today %(sent)s</div>
+<div class="msg in">Are we still on for %(meal)s?</div>
+<div class="msg out">Yes! %(at)s at Nora's</div>
+<div class="time">Read 9:43</div>""",
+    # A profile header: an avatar circle with initials (an image: its initials are not in the
+    # tree) and a notification badge, a name, a subtitle, counts.
+    "profile": """<div class="head"><div class="avatar" data-image="Anna Kowalski">AK<div class="badge">%(count)s</div></div>
+<div><div class="name">Anna Kowalski</div><div class="sub">Product %(role)s · Kraków</div></div></div>
+<div class="stats"><span><b>128</b> posts</span><span><b>4.2k</b> followers</span></div>""",
+    # A tab bar with icons (inline SVG) and labels: XCUITest gives each item as a button labelled
+    # with its title, its frame holding icon and title.
+    "tabs": """<div style="font-size:15px;font-weight:bold">Library</div><div class="muted" style="font-size:10px">3 albums, 41 songs</div>
+<div class="tabs">
+<div class="tab button %(home)s"><svg viewBox="0 0 20 20"><path d="M10 2 2 9h2v8h4v-5h4v5h4V9h2z"/></svg>Home</div>
+<div class="tab button"><svg viewBox="0 0 20 20" style="%(noicon)s"><path d="M8.5 2a6.5 6.5 0 0 1 5.2 10.4l4 4-1.4 1.4-4-4A6.5 6.5 0 1 1 8.5 2zm0 2a4.5 4.5 0 1 0 0 9 4.5 4.5 0 0 0 0-9z"/></svg>Search</div>
+<div class="tab button %(library)s"><svg viewBox="0 0 20 20"><path d="M3 3h3v14H3zm5 0h3v14H8zm5.2.6 2.9-.8 3.6 13.5-2.9.8z"/></svg>Library</div>
+<div class="tab button"><svg viewBox="0 0 20 20"><circle cx="10" cy="6" r="4"/><path d="M2 18c0-4 3.6-6 8-6s8 2 8 6z"/></svg>%(profile)s</div>
+</div>""",
+    # Dense small text: nine lines of 9-px text.
+    "dense": """<div class="dense">
+<p>Build 2114 · main · 3 min ago</p>
+<p>Tests %(tests)s passed, 2 skipped</p>
+<p>Coverage 81.4%% (+0.3)</p>
+<p>Artifacts: app.ipa%(comma)s dSYM.zip</p>
+<p style="%(linemove)s">Duration 4m 12s; queue 18s</p>
+<p>Commit a91f3c2 by anna</p>
+<p>Deploy to %(env)s pending</p>
+<p>Signed by Distribution: Acme Ltd</p>
+<p>Next run at 14:05 UTC%(stop)s</p></div>""",
+    # A dark-mode card: light text on near-black, hairlines, a progress bar, a pill button.
+    "dark": """<div class="dark"><div style="font-weight:bold;font-size:14px">%(title)s</div>
+<div class="row"><span>iCloud</span><span>%(used)s GB of 50 GB</span></div>
+<div class="bar"><i></i></div>
+<div class="row" style="border:0"><span class="muted">Photos, Mail, Backups</span></div>
+<span class="pill button">Manage</span></div>""",
+    # Non-Latin text (Cyrillic, Greek; DejaVu Sans has both).
+    "cyrillic": """<div style="font-size:14px;font-weight:bold">Заказ № 4031</div>
+<p style="margin:4px 0">%(shipped)s сегодня%(cstop)s</p>
+<p style="margin:4px 0">Итого: %(sum)s руб.</p>
+<p style="margin:4px 0" class="muted">Ευχαριστούμε, %(greek)s!</p>""",
+}
+
+# change: (pages, noise settings it is also rendered under, {key: (in the page, changed)}).
+HELDOUT_CHANGES = {
+    "color": (["settings", "chat", "profile", "dark"], ["subpixel-off", "display-p3"], {
+        # ΔE00 3.06, 3.03, 3.04, 3.14
+        "icon": ("#ff9500", "#ff8c00"), "bubble": ("#e9e9eb", "#dcdce0"),
+        "avatar": ("#5856d6", "#5e5ce6"), "darkbutton": ("#0a84ff", "#0a7cf0")}),
+    "tint": (["tabs"], ["subpixel-off", "lcd"], {"tint": ("#007aff", "#0a7fef")}),  # ΔE00 2.92
+    "word": (["settings", "chat", "profile", "tabs", "dense", "dark"], ["hinting", "lcd"], {
+        "airplane": ("Airplane Mode", "Airplane mode"), "meal": ("lunch", "brunch"),
+        "role": ("designer", "Designer"), "profile": ("Profile", "Account"),
+        "env": ("staging", "production"), "title": ("Storage", "Storage full")}),
+    "digit": (["chat", "profile", "dense", "dark", "cyrillic"], ["hinting", "lcd"], {
+        "at": ("12:30", "12:36"), "count": ("3", "8"), "tests": ("1,204", "1,209"),
+        "used": ("42.7", "42.1"), "sum": ("1 280", "1 230")}),
+    "time": (["chat"], ["subpixel-off", "lcd"], {"sent": ("9:41", "9:47")}),
+    "stop": (["dense", "cyrillic"], ["hinting", "lcd", "stroke"], {"stop": (".", ""), "cstop": (".", "")}),
+    "comma": (["dense"], ["hinting", "lcd"], {"comma": (",", "")}),
+    "letter": (["cyrillic"], ["hinting", "lcd"], {"shipped": ("Отправлен", "Отправлено"), "greek": ("Άννα", "Άνα")}),
+    "weight": (["profile"], ["hinting", "lcd"], {"weight": ("bold", "normal")}),
+    "toggle": (["settings"], ["subpixel-off", "lcd"], {"toggle": ("sw", "sw off")}),
+    "separator": (["settings", "tabs", "dark"], ["subpixel-off", "lcd"], {
+        "nosep": ("", "border-top-color: transparent"), "tabline": ("#c6c6c8", "transparent"),
+        "darkline": ("#38383a", "transparent")}),
+    "icon": (["settings", "profile", "tabs"], ["subpixel-off", "lcd"], {
+        "orange": ("#ff9500", "transparent"), "nobadge": ("", "display: none;"),
+        "noicon": ("", "visibility: hidden")}),
+    "select": (["tabs"], ["subpixel-off"], {"library": ("sel", ""), "home": ("", "sel")}),
+    "move": (["settings", "chat", "profile", "dense"], ["subpixel-off", "lcd"], {
+        # Half a CSS pixel: one device pixel at scale 2.
+        "chev": ("", "position: relative; left: 0.5px;"), "out": ("", "position: relative; left: -0.5px;"),
+        "avmove": ("", "left: 0.5px;"), "linemove": ("", "position: relative; left: 0.5px;")}),
+    "ink": (["dark"], ["lcd"], {"darkink": ("#ffffff", "#e5e5ea")}),
+    "time-color": (["chat"], ["lcd"], {"time": ("#8e8e93", "#86868c")}),  # ΔE00 2.84
+}
+HELDOUT_BASE = {"ink": "#1c1c1e", "page": "#f2f2f7", "surface": "#fff", "line": "#c6c6c8",
+                "dr": "0px", "badge": "#ff3b30"}
+HELDOUT_PAGE_VALUES = {"dark": {"page": "#000"}, "dense": {"page": "#fff"}, "tabs": {"page": "#fff"}}
+
 # The element tree of the page in snapdiff's format, from the DOM, as XCUITest would give it:
 # a button with its title as label and no children, a field (data-field) with its text as
 # value, every other run of text a staticText framed by its text's bounding box; containers are
@@ -130,6 +265,12 @@ function walk(el) {
   const node = {elementType: 'other', frame: frame(el.getBoundingClientRect()), children: []};
   if (el.classList.contains('button')) {
     node.elementType = 'button'; node.label = el.textContent.trim(); return node;
+  }
+  if (el.dataset.switch) {
+    node.elementType = 'switch'; node.label = el.dataset.switch; node.value = el.classList.contains('off') ? '0' : '1'; return node;
+  }
+  if (el.dataset.image) {
+    node.elementType = 'image'; node.label = el.dataset.image; return node;
   }
   if (el.dataset.field) {
     node.elementType = 'textField'; node.label = el.dataset.field; node.value = el.textContent.trim(); return node;
@@ -153,6 +294,7 @@ return {scale: %(scale)d, screen: {width: %(width)d, height: %(height)d}, root: 
 
 
 def html(page, change, setting="plain"):
+    """The page with one change (or none) as HTML, in the tuned corpus."""
     values = {
         "border": "transparent" if change == "border" else "#c7c7cc",
         "button": "#0a84ff" if change == "color" else "#007aff",
@@ -168,6 +310,40 @@ def html(page, change, setting="plain"):
     body = PAGES[page] % values
     return "<!doctype html><html><head><meta charset='utf-8'><style>%s%s</style></head><body>%s</body></html>" % (
         STYLE % values, SETTINGS[setting][2], body)
+
+
+def heldout_html(page, change, setting="plain"):
+    """The page with one change (or none) as HTML, in the held-out corpus."""
+    values = dict(HELDOUT_BASE, **HELDOUT_PAGE_VALUES.get(page, {}))
+    for name, (_, _, keys) in HELDOUT_CHANGES.items():
+        for key, (same, changed) in keys.items():
+            values[key] = changed if name == change else same
+    if change == "radius":
+        values["dr"] = "0.5px"
+    body = HELDOUT_PAGES[page] % values
+    return "<!doctype html><html><head><meta charset='utf-8'><style>%s%s</style></head><body>%s</body></html>" % (
+        HELDOUT_STYLE % values, SETTINGS[setting][2], body)
+
+
+def heldout_wanted(page, change, setting):
+    """Whether the held-out corpus has this render (as `wanted`, with HELDOUT_CHANGES)."""
+    if change is None:
+        return True
+    if change in PAGE_NOISE:
+        return setting == "plain"
+    pages, settings, _ = HELDOUT_CHANGES[change]
+    return page in pages and (setting == "plain" or setting in settings)
+
+
+class Corpus:
+    """One corpus: its pages, changes, HTML and which renders it has."""
+
+    def __init__(self, pages, changes, html, wanted, folder):
+        self.pages, self.changes, self.html, self.wanted, self.folder = pages, changes, html, wanted, folder
+
+
+TUNED = Corpus(PAGES, CHANGES, html, lambda *a: wanted(*a), DEFAULT_CORPUS)
+HELDOUT = Corpus(HELDOUT_PAGES, HELDOUT_CHANGES, heldout_html, heldout_wanted, HELDOUT_CORPUS)
 
 
 def start_browser(flags, fontconfig, profile_dir):
@@ -207,7 +383,7 @@ def recompress(png, path):
     image.save(path, format="PNG", optimize=True, **({"icc_profile": profile} if profile else {}))
 
 
-def render(corpus):
+def render(spec, corpus):
     if not (shutil.which("chromium") and shutil.which("chromedriver")):
         sys.exit("verdicts.py: --render needs chromium and chromedriver on PATH")
     os.makedirs(corpus, exist_ok=True)
@@ -222,13 +398,13 @@ def render(corpus):
                             % FONTCONFIG[fontconfig])
             driver = start_browser(flags, config, os.path.join(scratch, "profile-" + setting))
             try:
-                for page in PAGES:
-                    for change in [None] + list(CHANGES) + PAGE_NOISE:
-                        if not wanted(page, change, setting):
+                for page in spec.pages:
+                    for change in [None] + list(spec.changes) + PAGE_NOISE:
+                        if not spec.wanted(page, change, setting):
                             continue
                         source = os.path.join(scratch, f"{page}-{change}-{setting}.html")
                         with open(source, "w") as f:
-                            f.write(html(page, change, setting))
+                            f.write(spec.html(page, change, setting))
                         png, tree = screenshot(driver, source)
                         name = f"{page}-{change or 'same'}-{setting}"
                         recompress(png, os.path.join(corpus, name + ".png"))
@@ -250,19 +426,19 @@ def wanted(page, change, setting):
     return (pages is None or page in pages) and (setting == "plain" or setting in settings)
 
 
-def pairs():
+def pairs(spec):
     """(kind, page, label, baseline name, current name)."""
-    for page in PAGES:
+    for page in spec.pages:
         base = f"{page}-same-plain.png"
         for setting in SETTINGS:
             if setting != "plain":
                 yield "noise", page, setting, base, f"{page}-same-{setting}.png"
         for change in PAGE_NOISE:
-            if wanted(page, change, "plain"):
+            if spec.wanted(page, change, "plain"):
                 yield "noise", page, change, base, f"{page}-{change}-plain.png"
-        for change in CHANGES:
+        for change in spec.changes:
             for setting in SETTINGS:
-                if wanted(page, change, setting):
+                if spec.wanted(page, change, setting):
                     yield "change", page, f"{change} ({setting})", base, f"{page}-{change}-{setting}.png"
 
 
@@ -297,15 +473,19 @@ def compare(snapdiff, corpus, a, b, level, scratch):
 def main():
     parser = argparse.ArgumentParser(description="Confusion table of snapdiff's match levels on a Chromium corpus.")
     parser.add_argument("--render", action="store_true", help="render the corpus first (needs Chromium)")
-    parser.add_argument("--corpus", default=DEFAULT_CORPUS)
+    parser.add_argument("--heldout", action="store_true",
+                        help="the held-out corpus (pages never used for tuning) instead of the tuned one")
+    parser.add_argument("--corpus", help="the corpus folder (default: the committed one)")
     parser.add_argument("--snapdiff", default=os.path.join(ROOT, ".build", "release", "snapdiff"))
     parser.add_argument("--details", action="store_true", help="print every pair's different pixels per level")
     args = parser.parse_args()
+    spec = HELDOUT if args.heldout else TUNED
+    args.corpus = args.corpus or spec.folder
     if args.render:
-        render(args.corpus)
+        render(spec, args.corpus)
     if not os.access(args.snapdiff, os.X_OK):
         sys.exit(f"verdicts.py: no snapdiff at {args.snapdiff} (swift build -c release --product snapdiff)")
-    all_pairs = list(pairs())
+    all_pairs = list(pairs(spec))
     noise_total = sum(1 for p in all_pairs if p[0] == "noise")
     change_total = len(all_pairs) - noise_total
     rows = []
@@ -333,7 +513,7 @@ def main():
     if args.details:
         print()
         for level, kind, page, label, count, passed in details:
-            print(f"{level:14} {kind:7} {page:5} {label:28} {count:7} {'pass' if passed else 'FAIL'}")
+            print(f"{level:14} {kind:7} {page:8} {label:28} {count:7} {'pass' if passed else 'FAIL'}")
 
 
 if __name__ == "__main__":
