@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Do the match levels flake on rendering noise, and do they miss real changes?
 
-Usage: scripts/bench/verdicts.py [--render] [--corpus DIR] [--snapdiff PATH] [--details]
+Usage: scripts/bench/verdicts.py [--heldout] [--render] [--corpus DIR] [--snapdiff PATH] [--details]
 
 Renders a few small HTML pages in headless Chromium (Selenium, the system's chromedriver) at
 device scale factor 2, once with plain settings and once per noise setting, plus one-change
@@ -32,6 +32,12 @@ One-change variants (pages: card, list, form unless said):
   ink            the text colour #1c1c1e -> #3a3a3c
 Pairs: noise = (plain page, page under a noise setting); change = (plain page, changed page
 rendered plainly or under the noise settings listed in CHANGES).
+
+--heldout takes the held-out corpus instead: seven pages of other kinds (HELDOUT_PAGES: settings
+with switches and hairlines, chat bubbles, a profile header, a tab bar with icons, dense 9-px
+text, dark mode, Cyrillic and Greek), made after the levels' defaults were set and never used
+to tune them, with their own changes (HELDOUT_CHANGES), in
+Tests/SnapdiffCoreTests/Fixtures/verdicts-heldout.
 
 --render renders the corpus into DIR (default Tests/SnapdiffCoreTests/Fixtures/verdicts, where
 the committed corpus lives); without it, the committed corpus is compared. Needs chromium,
