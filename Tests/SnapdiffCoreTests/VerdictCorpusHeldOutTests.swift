@@ -66,6 +66,16 @@ struct VerdictCorpusHeldOutTests {
     #expect(outcome.text?.map(\.sentence) == [#"staticText "Delivery": its ink moved 1 px down inside its frame"#])
   }
 
+  @Test("a label that appears (the baseline's drawn transparent) fails text-aware, worded, without trapping")
+  func labelAppears() throws {
+    // Found by fuzz-levels (scripts/fuzz/regressions/fuzz-levels): the ratio of the ink to the
+    // baseline's none was converted to Int before it was known to be finite.
+    let frames = (try Frame.load(Fixtures.path("verdicts/card-vanish-plain.png")), try Frame.load(Fixtures.path("verdicts/card-same-plain.png")))
+    let outcome = try Self.compare(frames, .textAware)
+    #expect(!outcome.passed)
+    #expect(outcome.text?.map(\.sentence) == [#"staticText "Delivery": its ink rose to ∞% of the baseline's"#])
+  }
+
   @Test("changes: a switch flipped, a hairline removed under LCD noise, a Cyrillic letter under hinting fail text-aware")
   func heldOutChanges() throws {
     let toggle = try Self.compare(try Self.frames("settings-same-plain", "settings-toggle-lcd"), .textAware)

@@ -198,10 +198,12 @@ public struct TextComparison: Sendable {
     // No ink on either side (a transparent label both times): nothing to compare.
     if larger == 0 { return nil }
     if abs(after.coverage - before.coverage) > maxCoverageChange * larger {
-      let percent = Int((after.coverage / max(before.coverage, .leastNonzeroMagnitude) * 100).rounded())
+      // A label that appears had no ink to compare with: its ratio is ∞ (computed, it would
+      // trap converting to Int).
+      let percent = before.coverage == 0 ? "∞" : "\(Int((after.coverage / before.coverage * 100).rounded()))"
       let words = after.coverage < before.coverage ? "fell" : "rose"
       let vanished = after.coverage == 0 ? " (the text vanished)" : ""
-      return (.coverage, "its ink \(words) to \(before.coverage == 0 ? "∞" : "\(percent)")% of the baseline's\(vanished)")
+      return (.coverage, "its ink \(words) to \(percent)% of the baseline's\(vanished)")
     }
     // Both sides have ink here (coverage held): how far the ink moved, against its frame.
     let dx = ink.shift.x - (origins.x.1 - origins.x.0)
