@@ -12,7 +12,10 @@ as the server tests post them (frame, tree and settings parts; quoted boundaries
 an epilogue, escaped file names, and the malformed ones ErrorTests sends), settings, open-run and
 approve JSON bodies, snapshot key paths, upload bodies.
 
-usage: make_seeds.py png|diff|request OUT_DIR
+`levels`: inputs for fuzz-levels: a small frame with a word in a static text's box, under each tree
+mode, the word moved or relabelled.
+
+usage: make_seeds.py png|diff|levels|request OUT_DIR
 """
 import os
 import struct
@@ -129,6 +132,38 @@ def diff_seeds():
     return seeds
 
 
+def levels_seeds():
+    """Inputs for fuzz-levels (scripts/fuzz/harness/fuzz-levels.swift reads them): a 24×24 frame at
+    scale 2, white with a dark word inside a static text's frame and a button, under each tree
+    mode (none, the baseline's only, both, the current's changed), the current image the same,
+    its word's pixels moved or recoloured."""
+    seeds = {}
+    for mode in range(4):
+        for variant in range(3):
+            control = mode << 2  # the same size; anti-aliasing not counted
+            head = bytes([control, 24, 24, 1, 32])  # width, height, scale 2, ΔE00 2.0
+            # Two elements: a staticText "Total" (1, 1) 7.75×4 points; a button "A" (0, 7.75)
+            # 12×4 points. Each: type, label, value flag, x, y, width, height, nested.
+            head += bytes([2, 0, 3, 0, 3, 3, 9, 7, 0, 1, 1, 0, 0, 9, 11, 7, 0])
+            # The current tree: the text relabelled ("AB") in the last variant, else the same.
+            head += bytes([170, 2, 0]) if variant == 2 else bytes([0, 0])
+            pixels = bytearray()
+            for y in range(24):
+                for x in range(24):
+                    ink = 3 <= x < 15 and 3 <= y < 9 and (x + y) % 3 != 0
+                    pixels += bytes([30, 30, 32, 255]) if ink else bytes([255, 255, 255, 255])
+            current = bytearray()
+            for y in range(24):
+                for x in range(24):
+                    ink = 4 <= x < 16 and 3 <= y < 9 and (x + y + 1) % 3 != 0
+                    if variant == 1 and 3 <= x < 16 and 3 <= y < 9:
+                        current += bytes([200]) + (bytes([30, 30, 32, 255]) if ink else bytes([255, 255, 255, 255]))
+                    else:
+                        current += bytes([0])  # copy the baseline's pixel
+            seeds[f"levels-{mode}-{variant}"] = head + bytes(pixels) + bytes(current)
+    return seeds
+
+
 TREE = (b'{"scale": 1, "screen": {"width": 40, "height": 20},'
         b' "root": {"identifier": "app", "elementType": "application", "frame": {"x": 0, "y": 0, "width": 40, "height": 20},'
         b' "children": ['
@@ -235,8 +270,9 @@ def request_seeds():
 def main():
     mode, folder = sys.argv[1], sys.argv[2]
     os.makedirs(folder, exist_ok=True)
-    if mode in ("diff", "request"):
-        for name, data in (diff_seeds() if mode == "diff" else request_seeds()).items():
+    if mode in ("diff", "levels", "request"):
+        made = {"diff": diff_seeds, "levels": levels_seeds, "request": request_seeds}[mode]()
+        for name, data in made.items():
             with open(os.path.join(folder, name + ".bin"), "wb") as f:
                 f.write(data)
         return

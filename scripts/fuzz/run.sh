@@ -5,7 +5,8 @@
 # instrumented), corpus size and crashes. fuzz-request runs the service's request decoding
 # (multipart bodies, settings, open-run and approve JSON, key paths, uploads); fuzz-store the store's
 # confinement and the frames listing on random folder layouts with links and non-UTF-8 names;
-# fuzz-cache the baseline cache's entry files.
+# fuzz-cache the baseline cache's entry files; fuzz-levels the perceptual and text-aware levels on frames
+# with element trees made from the input.
 #
 #   scripts/fuzz/run.sh [SECONDS_PER_TARGET]
 #   FUZZ_TARGETS="fuzz-png fuzz-diff" scripts/fuzz/run.sh 600     # some targets only
@@ -28,19 +29,20 @@ JOBS=${FUZZ_JOBS:-2}
 # A Swift trap then ends in libFuzzer's own report (the Swift backtracer, reading other threads'
 # memory, trips AddressSanitizer).
 export SWIFT_BACKTRACE=enable=no
-TARGETS=(${FUZZ_TARGETS:-fuzz-png fuzz-diff fuzz-tree fuzz-xcui fuzz-request fuzz-store fuzz-cache})
+TARGETS=(${FUZZ_TARGETS:-fuzz-png fuzz-diff fuzz-levels fuzz-tree fuzz-xcui fuzz-request fuzz-store fuzz-cache})
 FIXTURES=Tests/SnapdiffCoreTests/Fixtures
 
 [ -n "${FUZZ_NO_BUILD:-}" ] || FUZZ_OUT=$OUT FUZZ_TARGETS="${TARGETS[*]}" scripts/fuzz/build.sh
 
 # Seeds, rebuilt every run (cheap); corpora are kept.
 rm -rf "$OUT/seeds"
-mkdir -p "$OUT/seeds"/{fuzz-png,fuzz-diff,fuzz-tree,fuzz-xcui,fuzz-request,fuzz-store,fuzz-cache}
+mkdir -p "$OUT/seeds"/{fuzz-png,fuzz-diff,fuzz-levels,fuzz-tree,fuzz-xcui,fuzz-request,fuzz-store,fuzz-cache}
 # fuzz-store: a few layouts (a link out of the store with probes through it; a linked root).
 printf '\x00\x02\x00\x02\x00\x00\x03\x01\x02\x03\x03\x01\x02\x03' >"$OUT/seeds/fuzz-store/escape"
 printf '\x01\x00\x00\x00\x01\x01\x00\x04\x03\x01\x00\x04' >"$OUT/seeds/fuzz-store/linked-root-invalid-name"
 python3 scripts/fuzz/make_seeds.py png "$OUT/seeds/fuzz-png"
 python3 scripts/fuzz/make_seeds.py diff "$OUT/seeds/fuzz-diff"
+python3 scripts/fuzz/make_seeds.py levels "$OUT/seeds/fuzz-levels"
 python3 scripts/fuzz/make_seeds.py request "$OUT/seeds/fuzz-request"
 # fuzz-cache: a valid entry, whole and as fields (the harness writes them).
 if [ -x "$OUT/bin/fuzz-cache" ]; then FUZZ_CACHE_SEEDS="$OUT/seeds/fuzz-cache" "$OUT/bin/fuzz-cache"; fi
@@ -61,7 +63,7 @@ done
 max_len() {
   case $1 in
     fuzz-png) echo 16384 ;;
-    fuzz-diff) echo 4096 ;;
+    fuzz-diff | fuzz-levels) echo 4096 ;;
     *) echo 16384 ;;
   esac
 }
