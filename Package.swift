@@ -37,7 +37,8 @@ let testAPITargets: [Target] = [
     dependencies: ["SnapdiffModel"] + engineForTests,
     swiftSettings: engineDefine
   ),
-  // Helpers the test targets share (PNG files made without the engine, a `snapdiff serve` process).
+  // What the test targets share, in plain Swift and Foundation: temporary folders, programs run as
+  // processes, a `snapdiff serve` process, headless Chromium, PNG files made byte by byte.
   .target(name: "SnapdiffTestSupport", path: "Tests/Support"),
   // The test API as an iOS bundle uses it: frames folder, a real `snapdiff serve` process.
   .testTarget(
@@ -135,7 +136,7 @@ let engineTargets: [Target] = [
   .testTarget(
     name: "SnapdiffServerTests",
     dependencies: [
-      "SnapdiffServer", "SnapdiffCore", "SnapdiffTesting", "snapdiff", "snapdiff-serve",
+      "SnapdiffServer", "SnapdiffCore", "SnapdiffTesting", "snapdiff", "snapdiff-serve", "SnapdiffTestSupport",
       .product(name: "HummingbirdTesting", package: "hummingbird"),
       .product(name: "GRDB", package: "GRDB.swift"),
     ]
@@ -146,7 +147,7 @@ let engineTargets: [Target] = [
   ),
   .testTarget(
     name: "SnapdiffTestingTests",
-    dependencies: ["SnapdiffTesting", "SnapdiffCore"]
+    dependencies: ["SnapdiffTesting", "SnapdiffCore", "SnapdiffTestSupport"]
   ),
 ]
 

@@ -1,25 +1,78 @@
-import SnapdiffTestSupport
 /// Writes PNG files byte by byte (stored deflate blocks, real CRCs and Adler-32), so tests can
 /// make every colour type, bit depth, interlacing and chunk combination, and damage them on
 /// purpose, without depending on the encoder under test.
-struct PNGFileBuilder {
-  var width: Int
-  var height: Int
+public struct PNGFileBuilder {
+  public var width: Int
+  public var height: Int
   /// 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA.
-  var colorType: UInt8
-  var bitDepth: UInt8
-  var interlaced = false
+  public var colorType: UInt8
+  public var bitDepth: UInt8
+  public var interlaced = false
   /// PLTE entries for colour type 3.
-  var palette: [(UInt8, UInt8, UInt8)] = []
+  public var palette: [(UInt8, UInt8, UInt8)] = []
   /// The raw content of a tRNS chunk.
-  var transparency: [UInt8]? = nil
+  public var transparency: [UInt8]? = nil
   /// The gAMA value (gamma × 100000), when the file should carry one.
-  var gamma: UInt32? = nil
-  var includeEnd = true
+  public var gamma: UInt32? = nil
+  public var includeEnd = true
+  /// The first byte of the deflate stream (a stored block's header: 0x01, final); another value
+  /// damages the stream with valid CRCs.
+  public var zlibBlockHeader: UInt8 = 0x01
+  /// Whether the zlib stream lacks its 4-byte Adler-32 trailer.
+  public var dropsAdler = false
   /// The sample of channel `c` of pixel (`x`, `y`), in 0..<2^bitDepth.
-  var sample: (_ x: Int, _ y: Int, _ channel: Int) -> Int
+  public var sample: (_ x: Int, _ y: Int, _ channel: Int) -> Int
 
-  var channels: Int {
+  public init(
+    width: Int, height: Int, colorType: UInt8, bitDepth: UInt8, interlaced: Bool = false,
+    palette: [(UInt8, UInt8, UInt8)] = [], transparency: [UInt8]? = nil, gamma: UInt32? = nil,
+    includeEnd: Bool = true, zlibBlockHeader: UInt8 = 0x01, dropsAdler: Bool = false,
+    sample: @escaping (_ x: Int, _ y: Int, _ channel: Int) -> Int
+  ) {
+    self.width = width
+    self.height = height
+    self.colorType = colorType
+    self.bitDepth = bitDepth
+    self.interlaced = interlaced
+    self.palette = palette
+    self.transparency = transparency
+    self.gamma = gamma
+    self.includeEnd = includeEnd
+    self.zlibBlockHeader = zlibBlockHeader
+    self.dropsAdler = dropsAdler
+    self.sample = sample
+  }
+
+  /// The file of `width`×`height` 8-bit RGBA `pixels` (4 bytes a pixel, row by row) written as
+  /// `colorType` at `bitDepth` 8 or 16: 2 RGB (alpha dropped), 3 a palette of the distinct
+  /// colours in order of first appearance with their alphas as tRNS, 4 gray + alpha (red and
+  /// alpha), 6 RGBA. At 16 bits a sample v is written as v × 257, which scales back to v exactly.
+  public init(
+    rgba pixels: [UInt8], width: Int, height: Int, colorType: UInt8 = 6, bitDepth: UInt8 = 8,
+    interlaced: Bool = false, includeEnd: Bool = true, zlibBlockHeader: UInt8 = 0x01, dropsAdler: Bool = false
+  ) {
+    var colors: [[UInt8]] = []
+    if colorType == 3 {
+      for index in stride(from: 0, to: pixels.count, by: 4) where !colors.contains(Array(pixels[index..<index + 4])) {
+        colors.append(Array(pixels[index..<index + 4]))
+      }
+    }
+    let scale = bitDepth == 16 ? 257 : 1
+    self.init(
+      width: width, height: height, colorType: colorType, bitDepth: bitDepth, interlaced: interlaced,
+      palette: colors.map { ($0[0], $0[1], $0[2]) }, transparency: colorType == 3 ? colors.map { $0[3] } : nil,
+      includeEnd: includeEnd, zlibBlockHeader: zlibBlockHeader, dropsAdler: dropsAdler
+    ) { x, y, channel in
+      let pixel = (y * width + x) * 4
+      switch colorType {
+      case 3: return colors.firstIndex(of: Array(pixels[pixel..<pixel + 4]))!
+      case 4: return Int(pixels[pixel + (channel == 0 ? 0 : 3)]) * scale
+      default: return Int(pixels[pixel + channel]) * scale
+      }
+    }
+  }
+
+  public var channels: Int {
     switch colorType {
     case 0, 3: 1
     case 2: 3
@@ -28,26 +81,29 @@ struct PNGFileBuilder {
     }
   }
 
-  func build() -> [UInt8] {
-    var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    for (type, data) in chunks() { file += Self.chunk(type, data) }
+  public func build() -> [UInt8] {
+    var file = PNGBytes.signature
+    for (type, data) in chunks() { file += PNGBytes.chunk(type, data) }
     return file
   }
 
-  func chunks() -> [(String, [UInt8])] {
-    var header = Self.bigEndian(UInt32(width)) + Self.bigEndian(UInt32(height))
-    header += [bitDepth, colorType, 0, 0, interlaced ? 1 : 0]
+  public func chunks() -> [(String, [UInt8])] {
+    let header = PNGBytes.ihdr(
+      width: width, height: height, bitDepth: bitDepth, colorType: colorType, interlaced: interlaced)
     var result: [(String, [UInt8])] = [("IHDR", header)]
-    if let gamma { result.append(("gAMA", Self.bigEndian(gamma))) }
+    if let gamma { result.append(("gAMA", PNGBytes.bigEndian(gamma))) }
     if !palette.isEmpty { result.append(("PLTE", palette.flatMap { [$0.0, $0.1, $0.2] })) }
     if let transparency { result.append(("tRNS", transparency)) }
-    result.append(("IDAT", Self.zlibStored(scanlines())))
+    var stream = PNGBytes.zlibStored(scanlines())
+    stream[2] = zlibBlockHeader
+    if dropsAdler { stream.removeLast(4) }
+    result.append(("IDAT", stream))
     if includeEnd { result.append(("IEND", [])) }
     return result
   }
 
   /// The filtered scanlines (filter type 0), pass by pass when interlaced.
-  func scanlines() -> [UInt8] {
+  public func scanlines() -> [UInt8] {
     let passes: [(Int, Int, Int, Int)] =
       interlaced
       ? [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
@@ -88,11 +144,4 @@ struct PNGFileBuilder {
     if bits > 0 { row.append(UInt8(accumulator << (8 - bits))) }
     return row
   }
-
-  // The byte-level pieces live once, in the shared test support (PNGBytes).
-  static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { PNGBytes.chunk(type, data) }
-  static func bigEndian(_ value: UInt32) -> [UInt8] { PNGBytes.bigEndian(value) }
-  static func zlibStored(_ data: [UInt8]) -> [UInt8] { PNGBytes.zlibStored(data) }
-  static func crc32(_ bytes: [UInt8]) -> UInt32 { PNGBytes.crc32(bytes) }
-
 }

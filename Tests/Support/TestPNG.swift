@@ -15,8 +15,7 @@ public enum TestPNG {
       }
     }
     let zlib = PNGBytes.zlibStored(rows)
-    var header = PNGBytes.bigEndian(UInt32(width)) + PNGBytes.bigEndian(UInt32(height))
-    header += [8, 2, 0, 0, 0]
+    let header = PNGBytes.ihdr(width: width, height: height, colorType: 2)
     let bytes = PNGBytes.signature + PNGBytes.chunk("IHDR", header) + PNGBytes.chunk("IDAT", zlib) + PNGBytes.chunk("IEND", [])
     return Data(bytes)
   }
