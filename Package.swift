@@ -45,14 +45,15 @@ let testAPITargets: [Target] = [
     name: "SnapdiffTestAPITests", dependencies: ["SnapdiffTesting", "SnapdiffModel", "SnapdiffTestSupport"]),
   // The XCUITest shooter (Apple-only source, linked here from Sources/SnapdiffTesting/XCUITest)
   // type-checked and driven on Linux against a shim that declares the XCUITest symbols it uses
-  // as Apple documents them; with a client written in the seed's style.
+  // as Apple documents them; with a client written as the page-object suites a hosted checker was used from are
+  // (SeedStyleClient: BaseTest, PageFactory, pages and steps).
   .testTarget(
     name: "XCUITestShimTests",
     dependencies: ["SnapdiffTesting", "SnapdiffModel", "SnapdiffTestSupport"],
     exclude: ["Fixtures"],
     swiftSettings: [
       .define("SNAPDIFF_XCUI_SHIM_TARGET"), .define("SNAPDIFF_XCUI_SHIM", .when(platforms: [.linux])),
-      // The seed's code is Swift 5 code, as most UI-test bundles are.
+      // That client is Swift 5 code, as most UI-test bundles are.
       .swiftLanguageMode(.v5),
     ]
   ),
