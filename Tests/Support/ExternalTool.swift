@@ -71,7 +71,7 @@ public enum ExternalTool {
     if let environment { process.environment = environment }
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let stdin = Pipe()
-    process.standardInput = input == nil ? FileHandle.nullDevice : stdin
+    if input == nil { process.standardInput = FileHandle.nullDevice } else { process.standardInput = stdin }
     process.standardOutput = Pipe()
     process.standardError = Pipe()
     try process.run()

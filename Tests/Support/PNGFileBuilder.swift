@@ -58,6 +58,7 @@ public struct PNGFileBuilder {
       }
     }
     let scale = bitDepth == 16 ? 257 : 1
+    let entries = colors
     self.init(
       width: width, height: height, colorType: colorType, bitDepth: bitDepth, interlaced: interlaced,
       palette: colors.map { ($0[0], $0[1], $0[2]) }, transparency: colorType == 3 ? colors.map { $0[3] } : nil,
@@ -65,7 +66,7 @@ public struct PNGFileBuilder {
     ) { x, y, channel in
       let pixel = (y * width + x) * 4
       switch colorType {
-      case 3: return colors.firstIndex(of: Array(pixels[pixel..<pixel + 4]))!
+      case 3: return entries.firstIndex(of: Array(pixels[pixel..<pixel + 4]))!
       case 4: return Int(pixels[pixel + (channel == 0 ? 0 : 3)]) * scale
       default: return Int(pixels[pixel + channel]) * scale
       }

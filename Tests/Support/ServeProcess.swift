@@ -20,7 +20,7 @@ public final class ServeProcess: @unchecked Sendable {
   public let port: Int
   /// The folder it serves: `baselines/` and `.snapdiff/`.
   public let folder: String
-  public let process = Process()
+  public let process: Process
   /// Its standard error, when it goes to a file.
   private let logPath: String?
   /// Whether `stop()` removes `folder` (it made the folder itself).
@@ -39,15 +39,9 @@ public final class ServeProcess: @unchecked Sendable {
   /// Starts `snapdiff-serve` with `arguments` (after `--port 0`) in a new temporary folder and
   /// waits for its `listening on` line.
   public convenience init(binary: String, token: String, arguments: [String] = []) throws {
-    let folder = try makeTemporaryDirectory("snapdiff-serve")
-    do {
-      try self.init(
-        executable: binary, arguments: ["--port", "0"] + arguments, folder: folder, ownsFolder: true, token: token,
-        logPath: nil)
-    } catch {
-      try? FileManager.default.removeItem(atPath: folder)
-      throw error
-    }
+    try self.init(
+      executable: binary, arguments: ["--port", "0"] + arguments, folder: try makeTemporaryDirectory("snapdiff-serve"),
+      ownsFolder: true, token: token, logPath: nil)
   }
 
   /// Starts `snapdiff serve` (`executable` is the CLI) on 127.0.0.1 and a free port over
@@ -69,6 +63,21 @@ public final class ServeProcess: @unchecked Sendable {
     self.folder = folder
     self.ownsFolder = ownsFolder
     self.logPath = logPath
+    let process = Process()
+    self.process = process
+    do {
+      port = try Self.start(process, executable: executable, arguments: arguments, in: folder, token: token, logPath: logPath)
+    } catch {
+      if ownsFolder { try? FileManager.default.removeItem(atPath: folder) }
+      throw error
+    }
+    url = "http://127.0.0.1:\(port)"
+  }
+
+  /// Runs `process` and returns the port of its `listening on` line.
+  private static func start(
+    _ process: Process, executable: String, arguments: [String], in folder: String, token: String?, logPath: String?
+  ) throws -> Int {
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: folder)
@@ -86,10 +95,9 @@ public final class ServeProcess: @unchecked Sendable {
     guard let match = line.firstMatch(of: #/http://127\.0\.0\.1:(\d+)/#), let port = Int(match.1) else {
       process.terminate()
       process.waitUntilExit()
-      throw ServeProcessError(message: "snapdiff serve did not start: \(line)\n\(Self.read(logPath))")
+      throw ServeProcessError(message: "snapdiff serve did not start: \(line)\n\(read(logPath))")
     }
-    self.port = port
-    url = "http://127.0.0.1:\(port)"
+    return port
   }
 
   /// What it wrote on standard error so far (empty when that goes nowhere).

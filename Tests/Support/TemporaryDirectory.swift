@@ -10,15 +10,6 @@ public func withTemporaryDirectory<T>(
   return try body(path)
 }
 
-/// `withTemporaryDirectory` for async bodies.
-public func withTemporaryDirectory<T>(
-  _ prefix: String = "snapdiff-tests", _ body: (String) async throws -> T
-) async throws -> T {
-  let path = try makeTemporaryDirectory(prefix)
-  defer { try? FileManager.default.removeItem(atPath: path) }
-  return try await body(path)
-}
-
 /// A path under the system's temporary directory that nothing uses yet (`<prefix>-<UUID>`), not
 /// created: for tests whose set-up and tear-down are separate methods, and which remove it.
 public func temporaryPath(_ prefix: String = "snapdiff-tests") -> String {

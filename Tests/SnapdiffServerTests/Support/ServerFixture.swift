@@ -82,7 +82,9 @@ struct ServerFixture: Sendable {
 /// Runs `body` with a fresh fixture in a temporary folder, removed afterwards.
 @available(macOS 14, iOS 17, tvOS 17, *)
 func withFixture<T>(_ body: (ServerFixture) async throws -> T) async throws -> T {
-  try await withTemporaryDirectory("snapdiff-serve") { try await body(ServerFixture(root: $0)) }
+  let path = try makeTemporaryDirectory("snapdiff-serve")
+  defer { try? FileManager.default.removeItem(atPath: path) }
+  return try await body(ServerFixture(root: path))
 }
 
 // MARK: Requests and responses
