@@ -177,6 +177,10 @@ let package = Package(
       .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
       .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
       .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+      // `swift package generate-documentation --target SnapdiffTesting` (DocC, the catalogues in
+      // Sources/*/*.docc). A command plugin: no target depends on it and `swift build` builds none
+      // of it; outside the test API's manifest (SNAPDIFF_TEST_API_ONLY) like every other package.
+      .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
   targets: testAPITargets + (testAPIOnly ? [] : engineTargets)
 )
