@@ -27,15 +27,7 @@ enum SnapdiffProcess {
   static func start(
     _ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]
   ) throws -> Process {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = Self.environment(environment)
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-    process.standardOutput = Pipe()
-    process.standardError = Pipe()
-    try process.run()
-    return process
+    try ExternalTool.start(executable, arguments, in: directory, environment: Self.environment(environment))
   }
 }
 

@@ -65,21 +65,33 @@ public enum ExternalTool {
     _ arguments: [String], in directory: String? = nil, environment: [String: String]? = nil,
     input: String? = nil
   ) throws -> ProcessOutput {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let stdin = Pipe()
-    if input == nil { process.standardInput = FileHandle.nullDevice } else { process.standardInput = stdin }
-    process.standardOutput = Pipe()
-    process.standardError = Pipe()
-    try process.run()
+    let process = try start(
+      "/usr/bin/env", arguments, in: directory, environment: environment,
+      standardInput: input == nil ? FileHandle.nullDevice : stdin)
     if let input {
       stdin.fileHandleForWriting.write(Data(input.utf8))
       try stdin.fileHandleForWriting.close()
     }
     return finish(process)
+  }
+
+  /// Starts `executable arguments…` without waiting, its output to pipes (`finish` reads them).
+  /// `environment`: the whole environment (nil: this process's).
+  public static func start(
+    _ executable: String, _ arguments: [String], in directory: String? = nil,
+    environment: [String: String]? = nil, standardInput: Any? = nil
+  ) throws -> Process {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    if let standardInput { process.standardInput = standardInput }
+    process.standardOutput = Pipe()
+    process.standardError = Pipe()
+    try process.run()
+    return process
   }
 
   /// Reads a started process's output pipes to their ends and waits for it. Standard error is
