@@ -716,7 +716,7 @@ enum MatrixPNG {
   /// and alpha, 6 RGBA), `bitDepth` 8 or 16, damaged as asked.
   static func file(
     _ image: RGBAImage, colorType: UInt8 = 6, bitDepth: UInt8 = 8, interlaced: Bool = false,
-    includeEnd: Bool = true, zlibBlockHeader: UInt8 = 0x01, dropsAdler: Bool = false
+    includeEnd: Bool = true, zlibBlockHeader: UInt8? = nil, dropsAdler: Bool = false
   ) -> [UInt8] {
     PNGFileBuilder(
       rgba: image.pixels, width: image.width, height: image.height, colorType: colorType, bitDepth: bitDepth,

@@ -15,9 +15,9 @@ public struct PNGFileBuilder {
   /// The gAMA value (gamma × 100000), when the file should carry one.
   public var gamma: UInt32? = nil
   public var includeEnd = true
-  /// The first byte of the deflate stream (a stored block's header: 0x01, final); another value
-  /// damages the stream with valid CRCs.
-  public var zlibBlockHeader: UInt8 = 0x01
+  /// A byte to put in place of the deflate stream's first (the first stored block's header) to
+  /// damage the stream under valid CRCs; nil keeps the stream as written.
+  public var zlibBlockHeader: UInt8? = nil
   /// Whether the zlib stream lacks its 4-byte Adler-32 trailer.
   public var dropsAdler = false
   /// The sample of channel `c` of pixel (`x`, `y`), in 0..<2^bitDepth.
@@ -26,7 +26,7 @@ public struct PNGFileBuilder {
   public init(
     width: Int, height: Int, colorType: UInt8, bitDepth: UInt8, interlaced: Bool = false,
     palette: [(UInt8, UInt8, UInt8)] = [], transparency: [UInt8]? = nil, gamma: UInt32? = nil,
-    includeEnd: Bool = true, zlibBlockHeader: UInt8 = 0x01, dropsAdler: Bool = false,
+    includeEnd: Bool = true, zlibBlockHeader: UInt8? = nil, dropsAdler: Bool = false,
     sample: @escaping (_ x: Int, _ y: Int, _ channel: Int) -> Int
   ) {
     self.width = width
@@ -49,7 +49,7 @@ public struct PNGFileBuilder {
   /// alpha), 6 RGBA. At 16 bits a sample v is written as v × 257, which scales back to v exactly.
   public init(
     rgba pixels: [UInt8], width: Int, height: Int, colorType: UInt8 = 6, bitDepth: UInt8 = 8,
-    interlaced: Bool = false, includeEnd: Bool = true, zlibBlockHeader: UInt8 = 0x01, dropsAdler: Bool = false
+    interlaced: Bool = false, includeEnd: Bool = true, zlibBlockHeader: UInt8? = nil, dropsAdler: Bool = false
   ) {
     var colors: [[UInt8]] = []
     if colorType == 3 {
@@ -96,7 +96,7 @@ public struct PNGFileBuilder {
     if !palette.isEmpty { result.append(("PLTE", palette.flatMap { [$0.0, $0.1, $0.2] })) }
     if let transparency { result.append(("tRNS", transparency)) }
     var stream = PNGBytes.zlibStored(scanlines())
-    stream[2] = zlibBlockHeader
+    if let zlibBlockHeader { stream[2] = zlibBlockHeader }
     if dropsAdler { stream.removeLast(4) }
     result.append(("IDAT", stream))
     if includeEnd { result.append(("IEND", [])) }
