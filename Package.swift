@@ -37,21 +37,23 @@ let testAPITargets: [Target] = [
     dependencies: ["SnapdiffModel"] + engineForTests,
     swiftSettings: engineDefine
   ),
-  // Helpers the test targets share (PNG files made without the engine, a `snapdiff serve` process).
+  // What the test targets share, in plain Swift and Foundation: temporary folders, programs run as
+  // processes, a `snapdiff serve` process, headless Chromium, PNG files made byte by byte.
   .target(name: "SnapdiffTestSupport", path: "Tests/Support"),
   // The test API as an iOS bundle uses it: frames folder, a real `snapdiff serve` process.
   .testTarget(
     name: "SnapdiffTestAPITests", dependencies: ["SnapdiffTesting", "SnapdiffModel", "SnapdiffTestSupport"]),
   // The XCUITest shooter (Apple-only source, linked here from Sources/SnapdiffTesting/XCUITest)
   // type-checked and driven on Linux against a shim that declares the XCUITest symbols it uses
-  // as Apple documents them; with a client written in the seed's style.
+  // as Apple documents them; with a client written as the page-object suites a hosted checker was used from are
+  // (SeedStyleClient: BaseTest, PageFactory, pages and steps).
   .testTarget(
     name: "XCUITestShimTests",
     dependencies: ["SnapdiffTesting", "SnapdiffModel", "SnapdiffTestSupport"],
     exclude: ["Fixtures"],
     swiftSettings: [
       .define("SNAPDIFF_XCUI_SHIM_TARGET"), .define("SNAPDIFF_XCUI_SHIM", .when(platforms: [.linux])),
-      // The seed's code is Swift 5 code, as most UI-test bundles are.
+      // That client is Swift 5 code, as most UI-test bundles are.
       .swiftLanguageMode(.v5),
     ]
   ),
@@ -135,7 +137,7 @@ let engineTargets: [Target] = [
   .testTarget(
     name: "SnapdiffServerTests",
     dependencies: [
-      "SnapdiffServer", "SnapdiffCore", "SnapdiffTesting", "snapdiff", "snapdiff-serve",
+      "SnapdiffServer", "SnapdiffCore", "SnapdiffTesting", "snapdiff", "snapdiff-serve", "SnapdiffTestSupport",
       .product(name: "HummingbirdTesting", package: "hummingbird"),
       .product(name: "GRDB", package: "GRDB.swift"),
     ]
@@ -146,7 +148,7 @@ let engineTargets: [Target] = [
   ),
   .testTarget(
     name: "SnapdiffTestingTests",
-    dependencies: ["SnapdiffTesting", "SnapdiffCore"]
+    dependencies: ["SnapdiffTesting", "SnapdiffCore", "SnapdiffTestSupport"]
   ),
 ]
 
@@ -175,6 +177,10 @@ let package = Package(
       .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
       .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
       .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+      // `swift package generate-documentation --target SnapdiffTesting` (DocC, the catalogues in
+      // Sources/*/*.docc). A command plugin: no target depends on it and `swift build` builds none
+      // of it; outside the test API's manifest (SNAPDIFF_TEST_API_ONLY) like every other package.
+      .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
   targets: testAPITargets + (testAPIOnly ? [] : engineTargets)
 )

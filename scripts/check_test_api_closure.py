@@ -43,7 +43,9 @@ def main() -> int:
         if target["type"] != "regular":
             problems.append(f"{name}: a {target['type']} target")
         path = os.path.join(root, target.get("path") or f"Sources/{name}")
-        for folder, _, files in os.walk(path):
+        for folder, folders, files in os.walk(path):
+            # A DocC catalogue (X.docc) is documentation: SwiftPM compiles nothing in it.
+            folders[:] = [f for f in folders if not f.endswith(".docc")]
             for file in files:
                 if not file.endswith(".swift"):
                     problems.append(f"{name}: {os.path.relpath(os.path.join(folder, file), root)} is not Swift")

@@ -2,7 +2,7 @@ import ExampleApp
 import SnapdiffTesting
 import XCTest
 
-/// The seed's `BaseTest`: an app, its page and steps factories, and the snapshot controller a
+/// A page-object suite's `BaseTest`: an app, its page and steps factories, and the snapshot controller a
 /// subclass makes (switching from the hosted checker is this one line).
 class BaseTest: XCTestCase {
   var app: ExampleApp!

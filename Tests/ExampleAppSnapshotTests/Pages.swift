@@ -2,7 +2,7 @@ import ExampleApp
 import SnapdiffCore
 import SnapdiffTesting
 
-// Page objects in the seed's style: each page knows its screen and how to snapshot it.
+// Page objects in the page-object suites' style: each page knows its screen and how to snapshot it.
 
 extension ElementIdentifier {
   static let clock = ElementIdentifier(id: "clock", type: .staticText)
@@ -38,12 +38,12 @@ final class ProfilePage: AppPage {
   override var ignoredElements: [ElementIdentifier] { [.clock, .adBanner] }
 }
 
-/// The seed's `^`: a key path to a page of the factory, as an allow-list entry (`^\.profile`).
+/// A page-object suite's `^`: a key path to a page of the factory, as an allow-list entry (`^\.profile`).
 prefix func ^ <P: Page>(_ keyPath: KeyPath<PageFactory, P>) -> (PageFactory) -> any Page {
   { $0[keyPath: keyPath] }
 }
 
-/// The seed's `PageFactory`: every page, and the test's snapshot controller.
+/// A page-object suite's `PageFactory`: every page, and the test's snapshot controller.
 final class PageFactory: SnapshotPageFactory {
   let onboarding: OnboardingPage
   let resultList: ResultListPage

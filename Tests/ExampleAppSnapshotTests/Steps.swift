@@ -1,7 +1,7 @@
 import ExampleApp
 import SnapdiffTesting
 
-// Steps in the seed's style: actions on one page, returning Self to chain, with their
+// Steps in the page-object suites' style: actions on one page, returning Self to chain, with their
 // `SnapshotName` enums.
 
 final class OnboardingSteps: SnapshotSteps {
@@ -78,7 +78,7 @@ final class ProfileSteps: SnapshotSteps {
   }
 }
 
-/// The seed's `StepsFactory`.
+/// A page-object suite's `StepsFactory`.
 final class StepsFactory {
   let onboarding: OnboardingSteps
   let resultList: ResultListSteps

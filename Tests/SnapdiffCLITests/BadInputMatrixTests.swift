@@ -43,7 +43,7 @@ struct BadInputMatrixTests {
   }
 
   static let pngRows: [PNGRow] = {
-    let good = MatrixPNG(MatrixPNG.reference).build()
+    let good = MatrixPNG.file(MatrixPNG.reference)
     let truncated = "the file ends before the image data does"
     var rows: [PNGRow] = [
       PNGRow(
@@ -59,7 +59,7 @@ struct BadInputMatrixTests {
         error: (.truncated, truncated)),
       PNGRow(
         name: "truncated in the image data",
-        bytes: Array(good.prefix(MatrixPNG.idatDataOffset(good) + 40)),
+        bytes: Array(good.prefix(PNGBytes.idatDataOffset(good) + 40)),
         error: (.truncated, truncated)),
       PNGRow(
         name: "a bad CRC on IHDR", bytes: MatrixPNG.flipping(good, at: 29),
@@ -69,7 +69,7 @@ struct BadInputMatrixTests {
         error: (.corrupt, "IDAT: CRC error")),
       PNGRow(
         name: "a bad zlib stream (valid CRC)",
-        bytes: MatrixPNG(MatrixPNG.reference, zlibBlockHeader: 0x07).build(),
+        bytes: MatrixPNG.file(MatrixPNG.reference, zlibBlockHeader: 0x07),
         error: (.corrupt, "IDAT: invalid block type")),
       PNGRow(
         name: "width 0", bytes: MatrixPNG.header(width: 0, height: 6),
@@ -91,12 +91,12 @@ struct BadInputMatrixTests {
       // Issue #12: libpng's own words ("IEND: out of place", "Not enough image data") did not say what was wrong.
       PNGRow(
         name: "no IDAT chunk",
-        bytes: MatrixPNG.signature
-          + MatrixPNG.chunk("IHDR", MatrixPNG.ihdr(width: 8, height: 6, bitDepth: 8, colorType: 6, interlaced: false))
-          + MatrixPNG.chunk("IEND", []),
+        bytes: PNGBytes.signature
+          + PNGBytes.chunk("IHDR", PNGBytes.ihdr(width: 8, height: 6, bitDepth: 8, colorType: 6, interlaced: false))
+          + PNGBytes.chunk("IEND", []),
         error: (.corrupt, "the file has no image data: IEND comes before any IDAT chunk")),
       PNGRow(
-        name: "a missing Adler-32", bytes: MatrixPNG(MatrixPNG.reference, dropsAdler: true).build(),
+        name: "a missing Adler-32", bytes: MatrixPNG.file(MatrixPNG.reference, dropsAdler: true),
         error: (
           .corrupt,
           "Not enough image data: every row is there, but the zlib stream stops before its end "
@@ -108,22 +108,22 @@ struct BadInputMatrixTests {
         bytes: MatrixPNG.insertingChunkHeader(good, length: 2_000_000_000, type: "iTXt"),
         error: (.truncated, truncated)),
       // Accepted, as libpng and browsers accept it (docs/how-it-compares.md).
-      PNGRow(name: "no IEND", bytes: MatrixPNG(MatrixPNG.reference, includeEnd: false).build()),
-      PNGRow(name: "16-bit RGBA", bytes: MatrixPNG(MatrixPNG.reference, bitDepth: 16).build()),
+      PNGRow(name: "no IEND", bytes: MatrixPNG.file(MatrixPNG.reference, includeEnd: false)),
+      PNGRow(name: "16-bit RGBA", bytes: MatrixPNG.file(MatrixPNG.reference, bitDepth: 16)),
       PNGRow(
-        name: "palette with tRNS", bytes: MatrixPNG(MatrixPNG.reference, colorType: 3).build()),
+        name: "palette with tRNS", bytes: MatrixPNG.file(MatrixPNG.reference, colorType: 3)),
       PNGRow(
-        name: "interlaced (Adam7)", bytes: MatrixPNG(MatrixPNG.reference, interlaced: true).build()),
+        name: "interlaced (Adam7)", bytes: MatrixPNG.file(MatrixPNG.reference, interlaced: true)),
       PNGRow(
-        name: "gray + alpha", bytes: MatrixPNG(MatrixPNG.grayReference, colorType: 4).build(),
+        name: "gray + alpha", bytes: MatrixPNG.file(MatrixPNG.grayReference, colorType: 4),
         expected: MatrixPNG.grayReference),
     ]
     rows.append(
       PNGRow(
         name: "16-bit gray + alpha, interlaced, no IEND",
-        bytes: MatrixPNG(
+        bytes: MatrixPNG.file(
           MatrixPNG.grayReference, colorType: 4, bitDepth: 16, interlaced: true, includeEnd: false
-        ).build(),
+        ),
         expected: MatrixPNG.grayReference))
     return rows
   }()
@@ -229,9 +229,7 @@ struct BadInputMatrixTests {
 
   /// chmod 000 only stops a reader without CAP_DAC_OVERRIDE; tests often run as root.
   static let chmodBlocksReads: Bool = {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "snapdiff-chmod-\(UUID().uuidString)"
-    ).path
+    let path = temporaryPath("snapdiff-chmod")
     guard FileManager.default.createFile(atPath: path, contents: Data([1])) else { return false }
     defer { try? FileManager.default.removeItem(atPath: path) }
     chmod(path, 0)
@@ -427,7 +425,7 @@ struct BadInputMatrixTests {
 
       // A frame with that name: the snapshot is refused, the others still compared.
       if row.asFrame {
-        try workspace.writeRawFrame(row.key, MatrixPNG(MatrixPNG.reference).build())
+        try workspace.writeRawFrame(row.key, MatrixPNG.file(MatrixPNG.reference))
         let check = try workspace.snapdiff(["check", "frames"])
         #expect(check.status == 2)
         #expect((check.standardOutput + check.standardError).contains(message))
@@ -492,7 +490,7 @@ struct BadInputMatrixTests {
     try withWorkspace { workspace in
       let key = "Long - test_long/" + String(repeating: "l", count: 240)
       #expect(try SnapshotKey(key).rawValue == key)
-      try workspace.writeRawFrame(key, MatrixPNG(MatrixPNG.reference).build())
+      try workspace.writeRawFrame(key, MatrixPNG.file(MatrixPNG.reference))
       let record = try workspace.snapdiff(["check", "frames"])
       #expect(record.status == 0, "\(record.standardOutput)\(record.standardError)")
       #expect(try workspace.lastStatuses() == [key: "new"])
@@ -696,86 +694,9 @@ struct BadInputMatrixTests {
 
 // MARK: - Helpers
 
-/// The bytes of everything under a workspace's `baselines/` (files, folders, link targets), to
-/// show that nothing stored changed.
-struct StoreBytes: Equatable {
-  enum Entry: Equatable {
-    case file(Data)
-    case folder
-    case link(String)
-  }
-
-  var entries: [String: Entry] = [:]
-
-  init(_ workspace: Workspace) throws {
-    let root = workspace.root + "/baselines"
-    let manager = FileManager.default
-    guard let names = manager.enumerator(atPath: root) else { return }
-    for case let name as String in names {
-      let path = root + "/" + name
-      let attributes = try manager.attributesOfItem(atPath: path)
-      switch attributes[.type] as? FileAttributeType {
-      case .typeSymbolicLink?:
-        entries[name] = .link(try manager.destinationOfSymbolicLink(atPath: path))
-      case .typeDirectory?: entries[name] = .folder
-      default: entries[name] = .file(try Data(contentsOf: URL(fileURLWithPath: path)))
-      }
-    }
-  }
-
-  /// Every entry of `earlier` is here, unchanged (new ones may have been added).
-  func keeps(_ earlier: StoreBytes) -> Bool {
-    earlier.entries.allSatisfy { entries[$0.key] == $0.value }
-  }
-}
-
-extension Workspace {
-  /// Writes `bytes` as `key`'s frame in place (PNGEncoder's temporary file would need a longer
-  /// name than some of these keys leave room for).
-  func writeRawFrame(_ key: String, _ bytes: [UInt8]) throws {
-    let path = root + "/frames/" + key + ".png"
-    try FileManager.default.createDirectory(
-      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
-  }
-
-  /// Records `image` as `key`'s baseline, then writes `bytes` as the current frame of `key` and
-  /// of `new` (a snapshot without a baseline). Returns the two frames' paths.
-  func recordThenReplace(
-    _ key: String, recording image: RGBAImage, new: String, with bytes: [UInt8]
-  )
-    throws -> (String, String)
-  {
-    try writeFrame(key, image)
-    let first = try snapdiff(["check", "frames"])
-    #expect(first.status == 0, "\(first.standardOutput)\(first.standardError)")
-    var paths: [String] = []
-    for name in [key, new] {
-      let path = root + "/frames/" + name + ".png"
-      try FileManager.default.createDirectory(
-        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-      try Data(bytes).write(to: URL(fileURLWithPath: path))
-      paths.append(path)
-    }
-    return (paths[0], paths[1])
-  }
-}
-
-/// The process's peak resident memory so far.
-func peakResidentBytes() -> Int {
-  var usage = rusage()
-  #if canImport(Darwin)
-    getrusage(RUSAGE_SELF, &usage)
-    return Int(usage.ru_maxrss)
-  #else
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Int(usage.ru_maxrss) * 1024
-  #endif
-}
-
-/// Writes PNG files of every format by hand (stored deflate blocks, real CRCs and Adler-32), so
-/// the matrix does not depend on the encoder under test.
-struct MatrixPNG {
+/// The matrix's PNG files, written by hand (`PNGFileBuilder`: stored deflate blocks, real CRCs
+/// and Adler-32), so it does not depend on the encoder under test.
+enum MatrixPNG {
   /// 8×6, every pixel different, some translucent: the pixels every valid format must give.
   static let reference = RGBAImage(width: 8, height: 6, pixels: (0..<48).flatMap(referencePixel))
   /// The same in gray (red = green = blue), for the gray + alpha format.
@@ -791,95 +712,27 @@ struct MatrixPNG {
     return [UInt8(i * 5), UInt8(i * 5), UInt8(i * 5), alpha]
   }
 
-  var image: RGBAImage
-  /// 2 RGB, 3 palette (with tRNS), 4 gray + alpha (red and alpha), 6 RGBA.
-  var colorType: UInt8 = 6
-  var bitDepth: UInt8 = 8
-  var interlaced = false
-  var includeEnd = true
-  /// The first byte of the deflate stream (a stored block's header: 0x01, final).
-  var zlibBlockHeader: UInt8 = 0x01
-  /// Whether the zlib stream lacks its 4-byte Adler-32 trailer.
-  var dropsAdler = false
-
-  init(
+  /// `image` as a PNG file of `colorType` (2 RGB, 3 palette with tRNS, 4 gray + alpha from red
+  /// and alpha, 6 RGBA), `bitDepth` 8 or 16, damaged as asked.
+  static func file(
     _ image: RGBAImage, colorType: UInt8 = 6, bitDepth: UInt8 = 8, interlaced: Bool = false,
-    includeEnd: Bool = true, zlibBlockHeader: UInt8 = 0x01, dropsAdler: Bool = false
-  ) {
-    self.dropsAdler = dropsAdler
-    self.image = image
-    self.colorType = colorType
-    self.bitDepth = bitDepth
-    self.interlaced = interlaced
-    self.includeEnd = includeEnd
-    self.zlibBlockHeader = zlibBlockHeader
-  }
-
-  func build() -> [UInt8] {
-    var colors: [RGBAColor] = []
-    if colorType == 3 {
-      for y in 0..<image.height {
-        for x in 0..<image.width where !colors.contains(image[x: x, y: y]) {
-          colors.append(image[x: x, y: y])
-        }
-      }
-    }
-    func samples(_ color: RGBAColor) -> [UInt8] {
-      let values: [UInt8]
-      switch colorType {
-      case 2: values = [color.red, color.green, color.blue]
-      case 3: return [UInt8(colors.firstIndex(of: color)!)]
-      case 4: values = [color.red, color.alpha]
-      default: values = [color.red, color.green, color.blue, color.alpha]
-      }
-      // 16-bit: v × 257, which scales back to v exactly.
-      return bitDepth == 16 ? values.flatMap { [$0, $0] } : values
-    }
-    let passes: [(Int, Int, Int, Int)] =
-      interlaced
-      ? [
-        (0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2),
-        (0, 1, 1, 2),
-      ]
-      : [(0, 0, 1, 1)]
-    var scanlines: [UInt8] = []
-    for (x0, y0, dx, dy) in passes {
-      let xs = Array(stride(from: x0, to: image.width, by: dx))
-      guard !xs.isEmpty else { continue }
-      for y in stride(from: y0, to: image.height, by: dy) {
-        scanlines.append(0)
-        for x in xs { scanlines += samples(image[x: x, y: y]) }
-      }
-    }
-    var file = Self.signature
-    file += Self.chunk(
-      "IHDR",
-      Self.ihdr(
-        width: image.width, height: image.height, bitDepth: bitDepth, colorType: colorType,
-        interlaced: interlaced))
-    if colorType == 3 {
-      file += Self.chunk("PLTE", colors.flatMap { [$0.red, $0.green, $0.blue] })
-      file += Self.chunk("tRNS", colors.map(\.alpha))
-    }
-    var stream = Self.zlibStored(scanlines)
-    stream[2] = zlibBlockHeader
-    if dropsAdler { stream.removeLast(4) }
-    file += Self.chunk("IDAT", stream)
-    if includeEnd { file += Self.chunk("IEND", []) }
-    return file
+    includeEnd: Bool = true, zlibBlockHeader: UInt8? = nil, dropsAdler: Bool = false
+  ) -> [UInt8] {
+    PNGFileBuilder(
+      rgba: image.pixels, width: image.width, height: image.height, colorType: colorType, bitDepth: bitDepth,
+      interlaced: interlaced, includeEnd: includeEnd, zlibBlockHeader: zlibBlockHeader, dropsAdler: dropsAdler
+    ).build()
   }
 
   /// A valid header for an RGBA image of any declared size, then a few rows of data and IEND.
   static func header(width: Int, height: Int) -> [UInt8] {
-    signature
-      + chunk(
-        "IHDR", ihdr(width: width, height: height, bitDepth: 8, colorType: 6, interlaced: false))
-      + chunk("IDAT", zlibStored([UInt8](repeating: 0, count: 3 * 33))) + chunk("IEND", [])
+    PNGBytes.signature + PNGBytes.chunk("IHDR", PNGBytes.ihdr(width: width, height: height, colorType: 6))
+      + PNGBytes.chunk("IDAT", PNGBytes.zlibStored([UInt8](repeating: 0, count: 3 * 33))) + PNGBytes.chunk("IEND", [])
   }
 
   /// `file` with a chunk header claiming `length` bytes inserted after IHDR (and nothing after).
   static func insertingChunkHeader(_ file: [UInt8], length: UInt32, type: String) -> [UInt8] {
-    Array(file.prefix(33)) + bigEndian(length) + Array(type.utf8)
+    Array(file.prefix(33)) + PNGBytes.bigEndian(length) + Array(type.utf8)
       + Array("XML:com.adobe.xmp\u{0}".utf8)
   }
 
@@ -888,32 +741,4 @@ struct MatrixPNG {
     copy[offset] ^= 0x01
     return copy
   }
-
-  /// The offset of the first IDAT chunk's data.
-  static func idatDataOffset(_ file: [UInt8]) -> Int {
-    var offset = 8
-    while String(decoding: file[offset + 4..<offset + 8], as: UTF8.self) != "IDAT" {
-      offset +=
-        12 + Int(file[offset]) << 24 + Int(file[offset + 1]) << 16 + Int(file[offset + 2]) << 8
-        + Int(file[offset + 3])
-    }
-    return offset + 8
-  }
-
-  static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-
-  static func ihdr(width: Int, height: Int, bitDepth: UInt8, colorType: UInt8, interlaced: Bool)
-    -> [UInt8]
-  {
-    bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [
-      bitDepth, colorType, 0, 0, interlaced ? 1 : 0,
-    ]
-  }
-
-  // The byte-level pieces live once, in the shared test support (PNGBytes).
-  static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] { PNGBytes.chunk(type, data) }
-  static func bigEndian(_ value: UInt32) -> [UInt8] { PNGBytes.bigEndian(value) }
-  static func zlibStored(_ data: [UInt8]) -> [UInt8] { PNGBytes.zlibStored(data) }
-  static func crc32(_ bytes: [UInt8]) -> UInt32 { PNGBytes.crc32(bytes) }
-
 }

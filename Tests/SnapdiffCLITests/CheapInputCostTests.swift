@@ -18,9 +18,9 @@ struct CheapInputCostTests {
   @Test("a 68-byte header claiming 200 million rows fails at once")
   func claimedRows() throws {
     let file =
-      MatrixPNG.signature
-      + MatrixPNG.chunk("IHDR", MatrixPNG.ihdr(width: 1, height: 200_000_000, bitDepth: 8, colorType: 6, interlaced: false))
-      + MatrixPNG.chunk("IDAT", MatrixPNG.zlibStored([])) + MatrixPNG.chunk("IEND", [])
+      PNGBytes.signature
+      + PNGBytes.chunk("IHDR", PNGBytes.ihdr(width: 1, height: 200_000_000, bitDepth: 8, colorType: 6, interlaced: false))
+      + PNGBytes.chunk("IDAT", PNGBytes.zlibStored([])) + PNGBytes.chunk("IEND", [])
     #expect(file.count == 68)
     try withTemporaryDirectory { folder in
       let cost = try Self.compare(file, in: folder)
@@ -195,21 +195,21 @@ enum Bomb {
     for _ in 0..<left { bits.writeCode(0b10, count: 2) }
     bits.writeCode(0b11, count: 2)  // end of block
     let adler = UInt32(total % 65521) << 16 | 1
-    return [0x78, 0xDA] + bits.bytes() + MatrixPNG.bigEndian(adler)
+    return [0x78, 0xDA] + bits.bytes() + PNGBytes.bigEndian(adler)
   }
 
   /// A PNG of that image with `stream` in IDAT chunks of `chunkSize` bytes.
   static func png(width: Int, height: Int, stream: [UInt8], chunkSize: Int, end: Bool = true) -> [UInt8] {
     var file =
-      MatrixPNG.signature
-      + MatrixPNG.chunk("IHDR", MatrixPNG.ihdr(width: width, height: height, bitDepth: 1, colorType: 0, interlaced: false))
+      PNGBytes.signature
+      + PNGBytes.chunk("IHDR", PNGBytes.ihdr(width: width, height: height, bitDepth: 1, colorType: 0, interlaced: false))
     var offset = 0
     while offset < stream.count {
       let count = min(chunkSize, stream.count - offset)
-      file += MatrixPNG.chunk("IDAT", Array(stream[offset..<offset + count]))
+      file += PNGBytes.chunk("IDAT", Array(stream[offset..<offset + count]))
       offset += count
     }
-    return end ? file + MatrixPNG.chunk("IEND", []) : file
+    return end ? file + PNGBytes.chunk("IEND", []) : file
   }
 
   struct BitWriter {

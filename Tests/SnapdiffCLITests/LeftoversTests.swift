@@ -85,9 +85,9 @@ struct LeftoversTests {
   func identicalCorrupt() throws {
     try withWorkspace { workspace in
       let png =
-        MatrixPNG.signature
-        + MatrixPNG.chunk("IHDR", MatrixPNG.ihdr(width: 2, height: 2, bitDepth: 8, colorType: 6, interlaced: false))
-        + MatrixPNG.chunk("IDAT", [UInt8](repeating: 0xFF, count: 20)) + MatrixPNG.chunk("IEND", [])
+        PNGBytes.signature
+        + PNGBytes.chunk("IHDR", PNGBytes.ihdr(width: 2, height: 2, bitDepth: 8, colorType: 6, interlaced: false))
+        + PNGBytes.chunk("IDAT", [UInt8](repeating: 0xFF, count: 20)) + PNGBytes.chunk("IEND", [])
       for name in ["a.png", "b.png"] { try Data(png).write(to: URL(fileURLWithPath: workspace.root + "/" + name)) }
       let count = try workspace.snapdiff(["compare", "a.png", "b.png"])
       #expect(count.status == 0, "\(count.standardError)")

@@ -7,15 +7,7 @@ import Testing
 /// `report --out` and from `report --out --single-file`.
 @Suite("portable reports")
 struct PortableReportTests {
-  static let chromium: String? = {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
-      for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
-        return "\(folder)/\(name)"
-      }
-    }
-    return nil
-  }()
+  static let chromium = ExternalTool.chromium
 
   /// Appended to a copy of the page beside it: loads every image the page shows or links (each
   /// `<img src>`, and the viewer's `<a data-image href>` links, which it loads when opened), then
@@ -50,29 +42,15 @@ struct PortableReportTests {
     try (html.replacingOccurrences(of: "</body>", with: probe + "</body>")).write(
       toFile: probePage, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: probePage) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-    process.arguments = [
-      "--kill-after=5", "60", chromium!, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-      "--no-first-run", "--disable-extensions", "--user-data-dir=\(scratch)/chromium-profile",
-      "--virtual-time-budget=5000", "--dump-dom", URL(fileURLWithPath: probePage).absoluteString,
-    ]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard let body = dom.range(of: "<body"), let end = dom[body.upperBound...].firstIndex(of: ">") else {
+    let dom = try HeadlessChromium.dumpDOM(
+      URL(fileURLWithPath: probePage).absoluteString, profile: scratch + "/chromium-profile", budget: 5000, timeout: 60
+    ).standardOutput
+    guard let body = HeadlessChromium.bodyAttributes(dom) else {
       Issue.record("no <body> in Chromium's output: \(dom.prefix(300))")
       return (0, "")
     }
-    let tag = String(dom[body.upperBound..<end])
-    func attribute(_ name: String) -> String? {
-      guard let start = tag.range(of: name + "=\"") else { return nil }
-      return String(tag[start.upperBound...].prefix { $0 != "\"" })
-    }
-    #expect(attribute("data-probe") == "done", "the probe did not finish: \(tag)")
+    func attribute(_ name: String) -> String? { body[name] }
+    #expect(attribute("data-probe") == "done", "the probe did not finish: \(body)")
     return (Int(attribute("data-probe-images") ?? "") ?? 0, attribute("data-probe-failed") ?? "?")
   }
 

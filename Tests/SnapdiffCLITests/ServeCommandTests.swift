@@ -24,15 +24,8 @@ struct ServeCommandTests {
     try withTemporaryDirectory { directory in
       let server = try SnapdiffProcess.start(["serve", "--port", "0"], in: directory)
       defer { if server.isRunning { server.terminate() } }
-      let out = (server.standardOutput as! Pipe).fileHandleForReading
       // The first line names the port: `snapdiff serve: listening on http://127.0.0.1:PORT/ …`.
-      var firstLine = Data()
-      while !firstLine.contains(UInt8(ascii: "\n")) {
-        let chunk = out.availableData
-        if chunk.isEmpty { break }
-        firstLine += chunk
-      }
-      let text = String(decoding: firstLine, as: UTF8.self)
+      let text = ExternalTool.readFirstLine((server.standardOutput as! Pipe).fileHandleForReading)
       let match = try #require(text.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)\//), "\(text)")
       let health = try Data(contentsOf: URL(string: "http://127.0.0.1:\(match.1)/api/v1/health")!)
       #expect(String(decoding: health, as: UTF8.self).contains("\"ok\""))
@@ -48,19 +41,10 @@ struct ServeCommandTests {
     try withTemporaryDirectory { directory in
       let lonely = directory + "/snapdiff"
       try FileManager.default.copyItem(atPath: SnapdiffProcess.executable, toPath: lonely)
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: lonely)
-      process.arguments = ["serve", "--port", "0"]
-      process.environment = ["PATH": "/usr/bin:/bin"]
-      let err = Pipe()
-      process.standardError = err
-      process.standardOutput = Pipe()
-      try process.run()
-      let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 2)
+      let run = try ExternalTool.run([lonely, "serve", "--port", "0"], environment: ["PATH": "/usr/bin:/bin"])
+      #expect(run.status == 2)
       #expect(
-        message
+        run.standardError
           == "snapdiff: error: \(directory)/snapdiff-serve: not found: `snapdiff serve` runs the snapdiff-serve executable, looked for beside snapdiff and on PATH; build it with `swift build -c release --product snapdiff-serve` and keep it next to snapdiff\n"
       )
     }

@@ -1,5 +1,6 @@
 import Foundation
 import SnapdiffCore
+import Testing
 
 /// A project folder in a temporary directory: frames to check, a baseline store, runs.
 struct Workspace {
@@ -59,4 +60,69 @@ struct Workspace {
 
 func withWorkspace<T>(_ body: (Workspace) throws -> T) throws -> T {
   try withTemporaryDirectory { try body(Workspace(root: $0)) }
+}
+
+/// The bytes of everything under a workspace's `baselines/` (files, folders, link targets), to
+/// show that nothing stored changed.
+struct StoreBytes: Equatable {
+  enum Entry: Equatable {
+    case file(Data)
+    case folder
+    case link(String)
+  }
+
+  var entries: [String: Entry] = [:]
+
+  init(_ workspace: Workspace) throws {
+    let root = workspace.root + "/baselines"
+    let manager = FileManager.default
+    guard let names = manager.enumerator(atPath: root) else { return }
+    for case let name as String in names {
+      let path = root + "/" + name
+      let attributes = try manager.attributesOfItem(atPath: path)
+      switch attributes[.type] as? FileAttributeType {
+      case .typeSymbolicLink?:
+        entries[name] = .link(try manager.destinationOfSymbolicLink(atPath: path))
+      case .typeDirectory?: entries[name] = .folder
+      default: entries[name] = .file(try Data(contentsOf: URL(fileURLWithPath: path)))
+      }
+    }
+  }
+
+  /// Every entry of `earlier` is here, unchanged (new ones may have been added).
+  func keeps(_ earlier: StoreBytes) -> Bool {
+    earlier.entries.allSatisfy { entries[$0.key] == $0.value }
+  }
+}
+
+extension Workspace {
+  /// Writes `bytes` as `key`'s frame in place (PNGEncoder's temporary file would need a longer
+  /// name than some of these keys leave room for).
+  func writeRawFrame(_ key: String, _ bytes: [UInt8]) throws {
+    let path = root + "/frames/" + key + ".png"
+    try FileManager.default.createDirectory(
+      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+  }
+
+  /// Records `image` as `key`'s baseline, then writes `bytes` as the current frame of `key` and
+  /// of `new` (a snapshot without a baseline). Returns the two frames' paths.
+  func recordThenReplace(
+    _ key: String, recording image: RGBAImage, new: String, with bytes: [UInt8]
+  )
+    throws -> (String, String)
+  {
+    try writeFrame(key, image)
+    let first = try snapdiff(["check", "frames"])
+    #expect(first.status == 0, "\(first.standardOutput)\(first.standardError)")
+    var paths: [String] = []
+    for name in [key, new] {
+      let path = root + "/frames/" + name + ".png"
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try Data(bytes).write(to: URL(fileURLWithPath: path))
+      paths.append(path)
+    }
+    return (paths[0], paths[1])
+  }
 }

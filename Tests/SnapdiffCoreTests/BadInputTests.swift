@@ -94,7 +94,7 @@ struct BadInputTests {
     chunks[index].1[2] = 0x07  // block type 3: reserved, invalid
     builder.includeEnd = true
     var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    for (type, data) in chunks { file += PNGFileBuilder.chunk(type, data) }
+    for (type, data) in chunks { file += PNGBytes.chunk(type, data) }
     let error = decodeError(file)
     #expect(error?.kind == .corrupt, "\(String(describing: error))")
   }
@@ -111,9 +111,9 @@ struct BadInputTests {
   func overLimit() {
     // A decompression bomb: a tiny file declaring 100000 × 100000 pixels (40 GB decoded).
     var chunks = PNGFileBuilder(width: 1, height: 1, colorType: 6, bitDepth: 8) { _, _, _ in 0 }.chunks()
-    chunks[0].1.replaceSubrange(0..<8, with: PNGFileBuilder.bigEndian(100_000) + PNGFileBuilder.bigEndian(100_000))
+    chunks[0].1.replaceSubrange(0..<8, with: PNGBytes.bigEndian(100_000) + PNGBytes.bigEndian(100_000))
     var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    for (type, data) in chunks { file += PNGFileBuilder.chunk(type, data) }
+    for (type, data) in chunks { file += PNGBytes.chunk(type, data) }
     let error = decodeError(file)
     #expect(error?.kind == .tooLarge)
     #expect(

@@ -84,7 +84,7 @@ struct ColorManagementTests {
     var chunks = PNGFileBuilder(width: 2, height: 2, colorType: 2, bitDepth: 8) { _, _, _ in 128 }.chunks()
     chunks.insert(("iCCP", Array("Broken".utf8) + [0, 0] + [1, 2, 3, 4, 5, 6, 7, 8]), at: 1)
     var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    for (type, data) in chunks { file += PNGFileBuilder.chunk(type, data) }
+    for (type, data) in chunks { file += PNGBytes.chunk(type, data) }
     let image = try PNGDecoder().decode(file, path: "broken-iccp.png")
     let plain = RGBAImage(width: 2, height: 2, filledWith: RGBAColor(red: 128, green: 128, blue: 128))
     let result = PixelDiff().compare(image, plain)

@@ -101,8 +101,7 @@ struct PerceptualMetricTests {
 
   @Test("a settings file's matchLevel perceptual and deltaE reach the options; a bad deltaE names the file")
   func settingsFile() throws {
-    let folder = FileManager.default.temporaryDirectory.path + "/perceptual-settings-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let folder = try makeTemporaryDirectory("perceptual-settings")
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/Home.snapdiff.json"
     try #"{"matchLevel": "perceptual", "deltaE": 3}"#.write(toFile: path, atomically: true, encoding: .utf8)

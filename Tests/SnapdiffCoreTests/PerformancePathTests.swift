@@ -72,15 +72,15 @@ struct PerformancePathTests {
     let rowBytes = rows.count / 5
     func file(_ idats: [[UInt8]]) -> [UInt8] {
       var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" { bytes += PNGFileBuilder.chunk(type, data) }
-      for idat in idats { bytes += PNGFileBuilder.chunk("IDAT", idat) }
-      return bytes + PNGFileBuilder.chunk("IEND", [])
+      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" { bytes += PNGBytes.chunk(type, data) }
+      for idat in idats { bytes += PNGBytes.chunk("IDAT", idat) }
+      return bytes + PNGBytes.chunk("IEND", [])
     }
-    let stream = PNGFileBuilder.zlibStored(rows)
+    let stream = PNGBytes.zlibStored(rows)
     var cases: [(String, [UInt8])] = [
       ("whole", file([stream])),
-      ("one row too many", file([PNGFileBuilder.zlibStored(rows + rows.prefix(rowBytes))])),
-      ("one byte too few", file([PNGFileBuilder.zlibStored(Array(rows.dropLast()))])),
+      ("one row too many", file([PNGBytes.zlibStored(rows + rows.prefix(rowBytes))])),
+      ("one byte too few", file([PNGBytes.zlibStored(Array(rows.dropLast()))])),
       ("bytes after the trailer", file([stream + [1, 2, 3]])),
       ("an empty IDAT after the stream", file([stream, []])),
       ("an IDAT of garbage after the stream", file([stream, [9, 9, 9, 9]])),

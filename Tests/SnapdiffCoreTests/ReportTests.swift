@@ -53,15 +53,15 @@ struct ReportTests {
       """
 
     static func parse(_ path: String) throws -> ParsedJUnit {
-      let run = try ToolRun.run(["python3", "-c", script, path])
+      let run = try ExternalTool.run(["python3", "-c", script, path])
       guard run.status == 0 else {
-        throw ReportTestError("python3 could not parse \(path): \(run.errors)")
+        throw ReportTestError("python3 could not parse \(path): \(run.standardError)")
       }
-      return try JSONDecoder().decode(ParsedJUnit.self, from: Data(run.output.utf8))
+      return try JSONDecoder().decode(ParsedJUnit.self, from: Data(run.standardOutput.utf8))
     }
   }
 
-  static let hasPython = ToolRun.find(["python3"]) != nil
+  static let hasPython = ExternalTool.path(["python3"]) != nil
 
   @Test(
     "junit.xml parses with a real XML parser, with a test case per snapshot",
@@ -305,16 +305,14 @@ struct ReportTests {
     let command = ApproveCommand.approve(key, run: F.runID)
     let quoted = ApproveCommand.shellQuoted(key)
     #expect(command == "snapdiff approve \(quoted) --run \(F.runID)")
-    let run = try ToolRun.run(["sh", "-c", "printf '%s' \(quoted)"])
-    #expect(run.output == key)
+    let run = try ExternalTool.run(["sh", "-c", "printf '%s' \(quoted)"])
+    #expect(run.standardOutput == key)
     #expect(ApproveCommand.shellQuoted("run 1", onlyIfNeeded: true) == "'run 1'")
   }
 
   // MARK: index.html, in a browser
 
-  static let chromium = ToolRun.find([
-    "chromium", "chromium-browser", "google-chrome", "google-chrome-stable",
-  ])
+  static let chromium = ExternalTool.chromium
 
   @Test(
     "index.html in headless Chromium: images load, every view mode switches, filters hide",
@@ -339,14 +337,10 @@ struct ReportTests {
       let url =
         URL(fileURLWithPath: path).absoluteString + "#selftest="
         + query.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-      let run = try ToolRun.run([
-        "timeout", "--kill-after=5", "30", Self.chromium!, "--headless=new", "--no-sandbox",
-        "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
-        "--user-data-dir=\(root)/chromium-profile", "--virtual-time-budget=3000", "--dump-dom", url,
-      ])
-      #expect(run.status == 0, "chromium: \(run.errors.suffix(2000))")
+      let run = try HeadlessChromium.dumpDOM(url, profile: root + "/chromium-profile", budget: 3000, timeout: 30)
+      #expect(run.status == 0, "chromium: \(run.standardError.suffix(2000))")
       let body = try #require(
-        Self.bodyAttributes(run.output), "no <body> in: \(run.output.prefix(500))")
+        HeadlessChromium.bodyAttributes(run.standardOutput), "no <body> in: \(run.standardOutput.prefix(500))")
 
       #expect(body["data-selftest"] == "done")
       let snapshots = fixture.record.snapshots
@@ -391,21 +385,6 @@ struct ReportTests {
       #expect(matching.count == 3)
       #expect(body["data-shown-after-reset"] == String(snapshots.count))
     }
-  }
-
-  /// The attributes of the first `<body>` tag in serialized HTML, entity references decoded.
-  static func bodyAttributes(_ html: String) -> [String: String]? {
-    guard let start = html.range(of: "<body"),
-      let end = html[start.upperBound...].firstIndex(of: ">")
-    else { return nil }
-    let tag = html[start.upperBound..<end]
-    var attributes: [String: String] = [:]
-    for match in tag.matches(of: #/([a-z-]+)="([^"]*)"/#) {
-      attributes[String(match.1)] = String(match.2)
-        .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-        .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-    }
-    return attributes
   }
 }
 

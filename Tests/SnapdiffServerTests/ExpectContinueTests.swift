@@ -132,9 +132,9 @@ struct ExpectContinueTests {
         ])
         return (run, upload)
       }
-      let fields = upload.output.split(separator: " ")
-      #expect(upload.status == 0 && fields.first == "200", "curl: \(upload.output) \(upload.errors)")
-      let seconds = try #require(fields.last.flatMap { Double($0) }, "curl printed \(upload.output)")
+      let fields = upload.standardOutput.split(separator: " ")
+      #expect(upload.status == 0 && fields.first == "200", "curl: \(upload.standardOutput) \(upload.standardError)")
+      let seconds = try #require(fields.last.flatMap { Double($0) }, "curl printed \(upload.standardOutput)")
       #expect(seconds < 10, "the upload took \(seconds) s: curl waited for 100 Continue")
       #expect(try fixture.record(run).snapshots.map(\.status) == [.new])
     }

@@ -71,24 +71,8 @@ struct HeavyInputTests {
   /// A PNG whose header claims `width`×`height` RGBA, with one byte of image data: what a
   /// decompression bomb's header looks like.
   static func claimingPNG(width: UInt32, height: UInt32) -> [UInt8] {
-    func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-      let typed = Array(type.utf8) + data
-      return withUnsafeBytes(of: UInt32(data.count).bigEndian, Array.init) + typed
-        + withUnsafeBytes(of: crc32(typed).bigEndian, Array.init)
-    }
-    let header =
-      withUnsafeBytes(of: width.bigEndian, Array.init) + withUnsafeBytes(of: height.bigEndian, Array.init) + [8, 6, 0, 0, 0]
-    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00])
-      + chunk("IEND", [])
-  }
-
-  static func crc32(_ bytes: [UInt8]) -> UInt32 {
-    var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-      crc ^= UInt32(byte)
-      for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-    }
-    return ~crc
+    PNGBytes.signature + PNGBytes.chunk("IHDR", PNGBytes.ihdr(width: Int(width), height: Int(height), colorType: 6))
+      + PNGBytes.chunk("IDAT", [0x78, 0x9C, 0x03, 0x00]) + PNGBytes.chunk("IEND", [])
   }
 
   /// The server's peak resident memory (`VmHWM`), in MiB.

@@ -76,7 +76,7 @@ struct RequestFuzzRegressionTests {
           }
         }
       default:
-        let directory = NSTemporaryDirectory() + "snapdiff-upload-\(UUID().uuidString)"
+        let directory = temporaryPath("snapdiff-upload")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let file = try UploadFile(in: directory)
         try Array(rest.dropFirst(2)).withUnsafeBytes { try file.append($0) }

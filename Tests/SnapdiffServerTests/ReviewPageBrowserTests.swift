@@ -23,8 +23,8 @@ struct ReviewPageBrowserTests {
   /// The tools the check needs that are not there, by the name a person would install.
   static let missingTools: [String] = {
     var missing: [String] = []
-    if ExternalTool.path(["chromium", "chromium-browser", "google-chrome"]) == nil { missing.append("chromium") }
-    if ExternalTool.path(["chromedriver"]) == nil { missing.append("chromedriver (chromium-driver)") }
+    if ExternalTool.chromium == nil { missing.append("chromium") }
+    if ExternalTool.chromedriver == nil { missing.append("chromedriver (chromium-driver)") }
     if ExternalTool.path(["python3"]) == nil {
       missing.append("python3")
     } else if (try? ExternalTool.run(["python3", "-c", "import selenium"]))?.status != 0 {
@@ -85,8 +85,8 @@ struct ReviewPageBrowserTests {
       }
       #expect(session.closedStatus == 200)
       let check = session.check
-      #expect(check.status == 0, "review_page_check.py exited \(check.status):\n\(check.errors.suffix(4000))\nserver: \(session.serverLog.suffix(1500))")
-      #expect(check.output.contains("checks passed"), "\(check.output)")
+      #expect(check.status == 0, "review_page_check.py exited \(check.status):\n\(check.standardError.suffix(4000))\nserver: \(session.serverLog.suffix(1500))")
+      #expect(check.standardOutput.contains("checks passed"), "\(check.standardOutput)")
       #expect(session.serverExitStatus == 0, "snapdiff serve ended with status \(session.serverExitStatus): \(session.serverLog.suffix(1500))")
       let run = session.run
 
@@ -115,7 +115,7 @@ struct ReviewPageBrowserTests {
     var run: String
     var verdictStatuses: [String?]
     var closedStatus: Int
-    var check: ExternalTool.Output
+    var check: ProcessOutput
     var serverLog: String
     /// How the server ended when stopped: 0 for a clean stop (a sanitizer's report ends it with
     /// its own status).
@@ -198,141 +198,4 @@ struct ReviewPageBrowserTests {
   }
 
   static func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
-}
-
-/// Programs the tests run as processes: found on `PATH`, or the `snapdiff` built beside the
-/// tests. Shared with ``ExpectContinueTests`` (curl, the server).
-enum ExternalTool {
-  /// The `snapdiff` built beside the test bundle (`swift build --build-tests` and `swift test`
-  /// build every product of the package), found as the CLI tests find it.
-  static let snapdiff: String? = {
-    var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    // On macOS the bundle is a folder: Contents/MacOS/<binary> inside <name>.xctest.
-    while folder.pathExtension == "xctest" || folder.lastPathComponent == "MacOS" || folder.lastPathComponent == "Contents" {
-      folder.deleteLastPathComponent()
-    }
-    let path = folder.appendingPathComponent("snapdiff").path
-    return FileManager.default.isExecutableFile(atPath: path) ? path : nil
-  }()
-
-  /// The first of `names` found as an executable file in `PATH`.
-  static func path(_ names: [String]) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for name in names {
-      for folder in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(folder)/\(name)") {
-        return "\(folder)/\(name)"
-      }
-    }
-    return nil
-  }
-
-  struct Output: Sendable {
-    var status: Int32
-    var output: String
-    var errors: String
-  }
-
-  /// Runs `arguments` (the first looked up in `PATH`) and waits for it.
-  static func run(_ arguments: [String]) throws -> Output {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Standard error on another thread, so that neither pipe can fill and block the child.
-    let errorData = PipeReader(errors.fileHandleForReading)
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Output(
-      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-      errors: String(decoding: errorData.wait(), as: UTF8.self))
-  }
-}
-
-/// Reads a pipe to its end on a thread of its own.
-final class PipeReader: @unchecked Sendable {
-  private let done = DispatchSemaphore(value: 0)
-  private var data = Data()
-
-  init(_ handle: FileHandle) {
-    Thread.detachNewThread { [self] in
-      data = handle.readDataToEndOfFile()
-      done.signal()
-    }
-  }
-
-  func wait() -> Data {
-    done.wait()
-    return data
-  }
-}
-
-/// `snapdiff serve` as a process on 127.0.0.1 and a free port, over `root/baselines` and
-/// `root/.snapdiff` (a ``ServerFixture``'s folders), with the token given or none. Out of the
-/// test process, it answers whatever the tests in this process are doing with its threads. Its
-/// standard error goes to a file for the failure messages. `stop()` sends SIGTERM (SIGINT, Ctrl-C,
-/// is ignored by processes started in the background of a non-interactive shell, as CI's may
-/// be). Starting it blocks until it listens: do it off the cooperative pool.
-final class ServeProcess: @unchecked Sendable {
-  let process = Process()
-  let port: Int
-  private let logPath: String
-
-  init(executable: String, root: String, token: String?, arguments: [String] = []) throws {
-    logPath = root + "/serve.log"
-    _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments =
-      ["serve", "--host", "127.0.0.1", "--port", "0", "--baselines", "baselines", "--data", ".snapdiff"] + arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: root)
-    var environment = ProcessInfo.processInfo.environment
-    environment["CI"] = nil
-    environment["SNAPDIFF_TOKEN"] = token
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-    try process.run()
-    // "snapdiff serve: listening on http://127.0.0.1:PORT/ (API: /api/v1)", flushed at start.
-    var first = Data()
-    while !first.contains(UInt8(ascii: "\n")) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      first += chunk
-    }
-    let line = String(decoding: first, as: UTF8.self)
-    guard let match = line.firstMatch(of: #/listening on http://127\.0\.0\.1:(\d+)//#), let port = Int(match.1) else {
-      process.terminate()
-      process.waitUntilExit()
-      throw ServeProcessError(message: "snapdiff serve did not start: \(line)\n\(String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: logPath))) ?? Data(), as: UTF8.self))")
-    }
-    self.port = port
-  }
-
-  func log() -> String {
-    String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: logPath))) ?? Data(), as: UTF8.self)
-  }
-
-  /// Stops the server and returns its exit status: 0 for a clean stop on SIGTERM. One that has
-  /// not stopped after 20 s is killed (status 9), so a server that hangs on shutdown shows too.
-  @discardableResult
-  func stop() -> Int32 {
-    if process.isRunning {
-      process.terminate()
-      let deadline = Date().addingTimeInterval(20)
-      while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
-    }
-    return process.terminationStatus
-  }
-}
-
-struct ServeProcessError: Error, CustomStringConvertible {
-  var message: String
-  var description: String { message }
 }

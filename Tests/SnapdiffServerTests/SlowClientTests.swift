@@ -116,8 +116,8 @@ struct SlowClientTests {
     let snapdiff = try #require(Self.snapdiff, "build snapdiff first")
     let output = try ExternalTool.run([snapdiff, "serve", "--help"])
     for option in ["--max-connections", "--header-timeout", "--idle-timeout", "--workers", "--max-decoded-mb"] {
-      #expect(output.output.contains(option), "\(option) missing from:\n\(output.output)")
+      #expect(output.standardOutput.contains(option), "\(option) missing from:\n\(output.standardOutput)")
     }
-    #expect(output.output.contains("(default: 10.0)") && output.output.contains("(default: 60.0)"), "\(output.output)")
+    #expect(output.standardOutput.contains("(default: 10.0)") && output.standardOutput.contains("(default: 60.0)"), "\(output.standardOutput)")
   }
 }

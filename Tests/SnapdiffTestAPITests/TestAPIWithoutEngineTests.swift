@@ -89,7 +89,7 @@ final class WrongSteps: SnapshotSteps {
 struct TestAPIWithoutEngineTests {
   @Test("frames folder: the PNG as captured, its tree and masks; steps through a factory that makes pages on each access")
   func framesFolder() throws {
-    let folder = NSTemporaryDirectory() + "snapdiff-api-\(UUID().uuidString)"
+    let folder = temporaryPath("snapdiff-api")
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let factory = Factory()
     factory.snapshotController = SnapshotController(testName: "-[HomeTests test_home]", checker: .frames(folder))
@@ -108,7 +108,7 @@ struct TestAPIWithoutEngineTests {
   @Test("ignoredElements of a type snapdiff cannot mask fail the snapshot, naming the page and the type")
   func wrongMaskType() {
     let factory = Factory()
-    let controller = SnapshotController(testName: "test_x", checker: .frames(NSTemporaryDirectory() + "unused-\(UUID())"))
+    let controller = SnapshotController(testName: "test_x", checker: .frames(temporaryPath("unused")))
       .append(allowedPages: ^\.wrong)
     var failures: [String] = []
     controller.onFailure = { failures.append($0) }

@@ -1,5 +1,6 @@
 import Foundation
 import SnapdiffCore
+import SnapdiffTestSupport
 import SnapdiffTesting
 import Testing
 
@@ -41,7 +42,7 @@ final class Section {
   init(app: TestApp) { settings = TestPage(id: "settings", app: app) }
 }
 
-/// The seed's own `^`, for its factory type: `^\.home` then needs no root type.
+/// A page-object suite's own `^`, for its factory type: `^\.home` then needs no root type.
 prefix func ^ <P: Page>(_ keyPath: KeyPath<TestFactory, P>) -> (TestFactory) -> any Page {
   { $0[keyPath: keyPath] }
 }
@@ -79,7 +80,7 @@ final class HomeSteps: SnapshotSteps {
 
 /// A project folder for one test: baselines, frames and artifacts in a temporary directory.
 struct Scratch {
-  let root = FileManager.default.temporaryDirectory.appendingPathComponent("snapdiff-testing-\(UUID().uuidString)").path
+  let root = temporaryPath("snapdiff-testing")
 
   func checker(_ mode: RecordMode) -> SnapshotChecker {
     .local(baselines: root + "/baselines", frames: root + "/frames", artifacts: root + "/artifacts", recordMode: mode)

@@ -10,6 +10,25 @@ public enum PNGBytes {
     return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
   }
 
+  /// An IHDR chunk's data: the size, bit depth, colour type (0 gray, 2 RGB, 3 palette, 4 gray +
+  /// alpha, 6 RGBA), deflate, filter method 0, and Adam7 interlacing or none.
+  public static func ihdr(width: Int, height: Int, bitDepth: UInt8 = 8, colorType: UInt8, interlaced: Bool = false)
+    -> [UInt8]
+  {
+    bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [bitDepth, colorType, 0, 0, interlaced ? 1 : 0]
+  }
+
+  /// The offset of the first IDAT chunk's data in a PNG file.
+  public static func idatDataOffset(_ file: [UInt8]) -> Int {
+    var offset = 8
+    while String(decoding: file[offset + 4..<offset + 8], as: UTF8.self) != "IDAT" {
+      offset +=
+        12 + Int(file[offset]) << 24 + Int(file[offset + 1]) << 16 + Int(file[offset + 2]) << 8
+        + Int(file[offset + 3])
+    }
+    return offset + 8
+  }
+
   public static func bigEndian(_ value: UInt32) -> [UInt8] {
     [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
   }

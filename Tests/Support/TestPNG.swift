@@ -5,19 +5,12 @@ import Foundation
 public enum TestPNG {
   /// An opaque RGB PNG of `width`×`height`, every pixel `color(x, y)`.
   public static func rgb(width: Int, height: Int, color: (Int, Int) -> (UInt8, UInt8, UInt8)) -> Data {
-    var rows: [UInt8] = []
-    rows.reserveCapacity(height * (width * 3 + 1))
-    for y in 0..<height {
-      rows.append(0)
-      for x in 0..<width {
-        let (r, g, b) = color(x, y)
-        rows += [r, g, b]
-      }
+    withoutActuallyEscaping(color) { color in
+      Data(
+        PNGFileBuilder(width: width, height: height, colorType: 2, bitDepth: 8) { x, y, channel in
+          let (r, g, b) = color(x, y)
+          return Int([r, g, b][channel])
+        }.build())
     }
-    let zlib = PNGBytes.zlibStored(rows)
-    var header = PNGBytes.bigEndian(UInt32(width)) + PNGBytes.bigEndian(UInt32(height))
-    header += [8, 2, 0, 0, 0]
-    let bytes = PNGBytes.signature + PNGBytes.chunk("IHDR", header) + PNGBytes.chunk("IDAT", zlib) + PNGBytes.chunk("IEND", [])
-    return Data(bytes)
   }
 }

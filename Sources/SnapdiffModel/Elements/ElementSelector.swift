@@ -3,7 +3,7 @@
 /// | selector | matches |
 /// |---|---|
 /// | `clock` | the elements whose identifier is exactly `clock` |
-/// | `~banner` | identifiers that contain `banner` (as the seed's `subscript(query:partial:)`) |
+/// | `~banner` | identifiers that contain `banner` (as a page-object suite's `subscript(query:partial:)`) |
 /// | `@image` | elements of type `image` |
 /// | `@staticText:clock` | elements of type `staticText` whose identifier is exactly `clock` |
 /// | `alert/okButton`, `@alert/@button` | the right side inside the left, at any depth |

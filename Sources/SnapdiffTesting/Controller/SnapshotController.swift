@@ -1,7 +1,8 @@
 import SnapdiffModel
 
 /// Decides which pages may take snapshots, captures them with their `SnapShooter`, and checks
-/// them: the seed's `SnapshotController`, self-hosted.
+/// them: the `SnapshotController` of page-object UI-test suites written for a hosted checker,
+/// self-hosted.
 ///
 /// ```swift
 /// override func makeSnapshotController() -> SnapshotController? {
@@ -44,7 +45,7 @@ public final class SnapshotController {
   }
 
   /// Allows more pages; chainable. Takes what `^\.page` makes, or any function from the page
-  /// factory to a page (the seed's own `^` returns one).
+  /// factory to a page (a page-object suite's own `^` returns one).
   @discardableResult
   public func append<Factory: AnyObject>(allowedPages pages: ((Factory) -> any Page)...) -> Self {
     allowedPages += pages.map(AllowedPage.init)
@@ -65,7 +66,7 @@ public final class SnapshotController {
     allowsEveryPage || allowedPages.contains { $0.matches(page, in: factory) }
   }
 
-  /// Starts a batch: later keys read `<id> - <name>/…` (the seed's `initializeSnapshot(name:)`).
+  /// Starts a batch: later keys read `<id> - <name>/…` (a page-object suite's `initializeSnapshot(name:)`).
   /// An XCTest name (`-[SearchTests test_x]` on macOS, `SearchTests.test_x` on Linux) is cut to
   /// its method, so keys are the same on every platform.
   public func initializeSnapshot(name: String) {
@@ -160,7 +161,7 @@ extension SnapshotController {
 
   /// The controller a page factory holds: its `snapshotController` property, found through
   /// ``SnapshotPageFactory`` or, for a factory that does not conform, by reflection on its stored
-  /// properties (the seed's `PageFactory` declares `var snapshotController: SnapshotController?`).
+  /// properties (a page-object suite's `PageFactory` declares `var snapshotController: SnapshotController?`).
   ///
   /// - Returns: `.none` when the factory has no such property, `.some(nil)` when it has one that
   ///   is nil (snapshots are then not taken, as in the seed).
@@ -205,9 +206,9 @@ public struct AllowedPage: CustomStringConvertible {
 
 prefix operator ^
 
-/// Turns a key path to a page of the factory into an allow-list entry, as the seed's operator
+/// Turns a key path to a page of the factory into an allow-list entry, as a page-object suite's operator
 /// does (key paths do not work with protocols; functions do):
-/// `.append(allowedPages: ^\PageFactory.onboarding)`. Declaring the seed's own one-line `^` for
+/// `.append(allowedPages: ^\PageFactory.onboarding)`. Declaring the usual one-line `^` for
 /// your factory type (`KeyPath<PageFactory, P>`) lets you write `^\.onboarding`.
 public prefix func ^ <Factory: AnyObject, P: Page>(_ keyPath: KeyPath<Factory, P>) -> (Factory) -> any Page {
   { factory in factory[keyPath: keyPath] }

@@ -1,4 +1,4 @@
-/// A snapshot's names, as the seed's `SnapshotName` enums give them: `id` names the group
+/// A snapshot's names, as a page-object suite's `SnapshotName` enums give them: `id` names the group
 /// (`<id> - <test name>`), `name` the screen.
 ///
 /// ```swift

@@ -1,13 +1,13 @@
 import SnapdiffModel
 
-/// A factory of pages that holds the test's snapshot controller: the seed's `PageFactory`.
+/// A factory of pages that holds the test's snapshot controller: a page-object suite's `PageFactory`.
 /// Conforming is optional: a factory with a stored `var snapshotController: SnapshotController?`
 /// is found without it.
 public protocol SnapshotPageFactory: AnyObject {
   var snapshotController: SnapshotController? { get }
 }
 
-/// Actions on one page: the seed's `Steps`.
+/// Actions on one page: a page-object suite's `Steps`.
 public protocol Steps: AnyObject {
   associatedtype PageType: Page
   associatedtype Factory: AnyObject

@@ -72,7 +72,7 @@ struct IgnoredElementsError: Error, CustomStringConvertible {
   }
 }
 
-/// An element of a screen: an identifier and a type, as the seed's `ElementIdentifier` pairs
+/// An element of a screen: an identifier and a type, as a page-object suite's `ElementIdentifier` pairs
 /// them; or, written as a string, any element selector (`"clock"`, `"~banner"`, `"@image"`,
 /// `"alert/okButton"`).
 ///

@@ -23,15 +23,6 @@ enum Fixtures {
   }
 }
 
-/// A fresh temporary folder, removed when the value is dropped by `withTemporaryDirectory`.
-func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
-  let path = FileManager.default.temporaryDirectory
-    .appendingPathComponent("snapdiff-tests-\(UUID().uuidString)").path
-  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(atPath: path) }
-  return try body(path)
-}
-
 extension DiffOptions {
   /// Options from a pixelmatch-style JSON object (`threshold`, `includeAA`, `alpha`, `aaColor`,
   /// `diffColor`, `diffColorAlt`, `diffMask`; `checkerboard: false` is v6's behaviour already).

@@ -82,9 +82,7 @@ struct ServerFixture: Sendable {
 /// Runs `body` with a fresh fixture in a temporary folder, removed afterwards.
 @available(macOS 14, iOS 17, tvOS 17, *)
 func withFixture<T>(_ body: (ServerFixture) async throws -> T) async throws -> T {
-  let path = FileManager.default.temporaryDirectory
-    .appendingPathComponent("snapdiff-serve-\(UUID().uuidString)").path
-  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  let path = try makeTemporaryDirectory("snapdiff-serve")
   defer { try? FileManager.default.removeItem(atPath: path) }
   return try await body(ServerFixture(root: path))
 }
