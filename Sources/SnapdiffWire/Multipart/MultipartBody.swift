@@ -1,14 +1,17 @@
 import Foundation
 
 /// A `multipart/form-data` body: the frame, its element tree and its settings in one request,
-/// as `PUT /api/v1/runs/{run}/snapshots/{key}` takes them.
-struct MultipartBody {
-  let boundary = "snapdiff-" + UUID().uuidString
-  private(set) var data = Data()
+/// as `PUT /api/v1/runs/{run}/snapshots/{key}` takes them (the test-side client writes it;
+/// ``MultipartForm`` reads it on the service).
+public struct MultipartBody: Sendable {
+  public let boundary = "snapdiff-" + UUID().uuidString
+  public private(set) var data = Data()
 
-  var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+  public init() {}
 
-  mutating func add(name: String, filename: String? = nil, contentType: String, _ body: Data) {
+  public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+  public mutating func add(name: String, filename: String? = nil, contentType: String, _ body: Data) {
     var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\""
     if let filename { head += "; filename=\"\(filename)\"" }
     head += "\r\nContent-Type: \(contentType)\r\n\r\n"
@@ -18,5 +21,5 @@ struct MultipartBody {
   }
 
   /// The body with its closing delimiter.
-  var finished: Data { data + Data("--\(boundary)--\r\n".utf8) }
+  public var finished: Data { data + Data("--\(boundary)--\r\n".utf8) }
 }
