@@ -59,11 +59,9 @@ public struct SnapshotCheck: Sendable {
   public struct Verdict: Sendable, Equatable {
     /// `new` (no baseline), `passed` or `failed`.
     public var status: SnapshotStatus
-    /// The frame is written as the baseline.
+    /// The frame is written as the baseline. (A run's verdict over its records, approvals and
+    /// errors included, is `RunVerdict.fails(with:recordMode:)`.)
     public var records: Bool
-
-    /// Whether it fails its run or its test: failed, or new and not recorded (record mode never).
-    public var fails: Bool { status == .failed || (status == .new && !records) }
   }
 
   /// A snapshot without a baseline: `new`, recorded unless the mode is `never`.

@@ -183,7 +183,7 @@ extension SnapshotVerdictResponse {
       verdict = SnapshotVerdict(key: key, status: status == .skipped ? .skipped : .passed)
     } else if recorded && status == .new {
       // A failed snapshot the record mode re-recorded (`all`, `failed`) still fails, as it does
-      // in `check` and in the local checker (`SnapshotCheck.Verdict.fails`); only a new one
+      // in `check` and in the local checker (`SnapshotCheck.verdict`); only a new one
       // recorded passes as `recorded`.
       verdict = SnapshotVerdict(key: key, status: .recorded)
     } else if status == .new {
