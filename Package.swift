@@ -29,12 +29,17 @@ let testAPITargets: [Target] = [
   // What the engine and the test-side API share, in plain Swift and Foundation (no C): element
   // trees and selectors, snapshot keys, settings, record modes, files. It builds for iOS.
   .target(name: "SnapdiffModel"),
+  // The service's wire contract: its API paths, request and response bodies, and the multipart
+  // form a frame travels in (parsed and written). The server answers with it, the test API's
+  // service checker sends and decodes it, the fuzz harness feeds it; plain Swift and Foundation
+  // on SnapdiffModel (no Hummingbird, GRDB or C), so it links into an iOS UI-test bundle.
+  .target(name: "SnapdiffWire", dependencies: ["SnapdiffModel"]),
   // The test-side API: SnapshotController, pages, steps, SnapShooter, checkers, the XCUITest
   // shooter. Foundation and SnapdiffModel only, so it links into an iOS UI-test bundle; on Linux
   // and macOS it also compares in-process through SnapdiffCore (SNAPDIFF_ENGINE).
   .target(
     name: "SnapdiffTesting",
-    dependencies: ["SnapdiffModel"] + engineForTests,
+    dependencies: ["SnapdiffModel", "SnapdiffWire"] + engineForTests,
     swiftSettings: engineDefine
   ),
   // What the test targets share, in plain Swift and Foundation: temporary folders, programs run as
@@ -95,7 +100,7 @@ let engineTargets: [Target] = [
   .target(
     name: "SnapdiffServer",
     dependencies: [
-      "SnapdiffCore",
+      "SnapdiffCore", "SnapdiffWire",
       .product(name: "Hummingbird", package: "hummingbird"),
       .product(name: "HummingbirdCore", package: "hummingbird"),
       .product(name: "GRDB", package: "GRDB.swift"),
@@ -109,7 +114,7 @@ let engineTargets: [Target] = [
   .target(
     name: "SnapdiffCLI",
     dependencies: [
-      "SnapdiffCore",
+      "SnapdiffCore", "SnapdiffWire",
       .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]
   ),

@@ -283,7 +283,7 @@ struct ReportTests {
       let failed = try #require(withLayout.snapshots.firstIndex { $0.status == .failed })
       withLayout.snapshots[failed].layout = [
         try JSONDecoder().decode(
-          SnapshotRecord.LayoutChange.self,
+          LayoutChange.self,
           from: Data(
             (#"{"identifier": "loginButton", "elementType": "button", "change": "moved", "dx": 0, "dy": 8,"#
               + #" "dWidth": 0, "dHeight": 0, "description": "button 'loginButton' moved 8 pt <down>"}"#).utf8))

@@ -204,6 +204,32 @@ struct SnapshotControllerTests {
     #expect(try RecordMode.fromEnvironment(["CI": "true"]) == .never)
   }
 
+  @Test("a SNAPDIFF_RECORD that is no record mode fails the snapshot, naming the variable and the modes")
+  func badRecordVariable() throws {
+    #expect(throws: ConfigurationError.self) { try RecordMode.fromVariable(["SNAPDIFF_RECORD": "al"]) }
+    #expect(try RecordMode.fromVariable(["SNAPDIFF_RECORD": "Failed"]) == .failed)
+    #expect(try RecordMode.fromVariable(["SNAPDIFF_RECORD": ""]) == nil)
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    // The checkers read the process's environment (tests run one at a time: scripts/test.sh).
+    setenv("SNAPDIFF_RECORD", "sometimes", 1)
+    defer { unsetenv("SNAPDIFF_RECORD") }
+    let checkers = [
+      SnapshotChecker.local(baselines: scratch.root + "/baselines", frames: scratch.root + "/frames"),
+      SnapshotChecker.service(url: "http://127.0.0.1:9"),
+    ]
+    for checker in checkers {
+      let controller = SnapshotController(testName: "test_bad_record", checker: checker).append(allowedPages: ^\.home)
+      controller.onFailure = { _ in }
+      let factory = TestFactory(app: TestApp())
+      factory.snapshotController = controller
+      HomeSteps(factory: factory).takeSnapshot(.view)
+      let message = try #require(controller.verdicts.first?.message)
+      #expect(controller.verdicts.first?.status == .failed)
+      #expect(message.contains("SNAPDIFF_RECORD=sometimes is not a record mode: use missing, all, failed or never"))
+    }
+  }
+
   @Test("skipped snapshots are reported and recorded in the frames folder")
   func skipped() throws {
     let scratch = Scratch()

@@ -6,9 +6,9 @@
 #
 # SwiftPM's own build of a fuzzing executable fights libFuzzer over `main`, so this compiles by
 # hand: the library once (`-parse-as-library`, its C sources with clang), then each harness
-# against it. fuzz-request also compiles the server files it feeds, those without a Hummingbird
-# or GRDB import (server_sources below), into its own module: the server's dependencies are
-# not built here.
+# against it. fuzz-request links SnapdiffWire, the service's wire contract (request bodies, API
+# paths, the multipart parser), compiled whole as its own module: the server's own dependencies
+# (Hummingbird, GRDB) are not built here, and the harness feeds the same code the server runs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
@@ -53,19 +53,29 @@ swiftc "${SWIFT_FLAGS[@]}" -module-name SnapdiffCore -wmo -num-threads 0 \
   -emit-module -emit-module-path "$OUT/modules/SnapdiffCore.swiftmodule" \
   -c "${CORE_SOURCES[@]}" -o "$OUT/obj/SnapdiffCore.o"
 
-# The other files a harness compiles with it (they must import nothing but SnapdiffCore,
-# Foundation and the C library): the server's request decoding, the diff input the regression
-# tests share.
+echo "fuzz: compiling SnapdiffWire (Swift, -sanitize=fuzzer,address)" >&2
+# SnapdiffWire imports SnapdiffModel, whose sources are inside SnapdiffCore's module here: a
+# one-line SnapdiffModel module re-exports SnapdiffCore so that the import resolves.
+echo '@_exported import SnapdiffCore' >"$OUT/obj/SnapdiffModelShim.swift"
+swiftc "${SWIFT_FLAGS[@]}" -module-name SnapdiffModel \
+  -emit-module -emit-module-path "$OUT/modules/SnapdiffModel.swiftmodule" \
+  -c "$OUT/obj/SnapdiffModelShim.swift" -o "$OUT/obj/SnapdiffModel.o"
+mapfile -t WIRE_SOURCES < <(find Sources/SnapdiffWire -name '*.swift' | sort)
+swiftc "${SWIFT_FLAGS[@]}" -module-name SnapdiffWire -wmo -num-threads 0 \
+  -emit-module -emit-module-path "$OUT/modules/SnapdiffWire.swiftmodule" \
+  -c "${WIRE_SOURCES[@]}" -o "$OUT/obj/SnapdiffWire.o"
+
+# What a harness compiles or links with it besides SnapdiffCore (files must import nothing but
+# SnapdiffCore, SnapdiffWire, Foundation and the C library): for fuzz-request the wire contract,
+# and the two server files between it and the engine that need no Hummingbird (UploadFile, how
+# the server keeps a body it receives; ReviewRequest+Selection, a request as the engine's review
+# reads it); for fuzz-diff the diff input the regression tests share.
 extra_sources() {
   case $1 in
     fuzz-diff) echo Tests/SnapdiffCoreTests/Support/DiffFuzzInput.swift ;;
     fuzz-request)
-      echo Sources/SnapdiffServer/Uploads/MultipartForm.swift \
-        Sources/SnapdiffServer/Uploads/MultipartForm+Reader.swift \
-        Sources/SnapdiffServer/Errors/ShownPaths.swift \
-        Sources/SnapdiffServer/Uploads/UploadFile.swift \
-        Sources/SnapdiffServer/DTOs/RequestDTOs.swift \
-        Sources/SnapdiffServer/DTOs/SnapshotVerdict.swift
+      echo Sources/SnapdiffServer/Uploads/UploadFile.swift Sources/SnapdiffServer/DTOs/ReviewRequest+Selection.swift \
+        "$OUT/obj/SnapdiffWire.o" "$OUT/obj/SnapdiffModel.o"
       ;;
   esac
 }

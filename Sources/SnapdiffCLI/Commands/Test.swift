@@ -1,6 +1,8 @@
 import ArgumentParser
 import Dispatch
+import Foundation
 import SnapdiffCore
+import SnapdiffWire
 
 #if canImport(Glibc)
   import Glibc
@@ -114,11 +116,19 @@ struct PrivateService {
   var url: String { "http://127.0.0.1:\(port)" }
 
   /// What `close` answers, as far as the summary needs.
-  struct ClosedRun: Decodable {
+  /// The run `close` answered with (the wire's `RunSummary`), worded for the terminal.
+  struct ClosedRun {
     var id: String
     var passed: Bool
     var snapshotCount: Int
     var counts: [String: Int]
+
+    init(_ summary: SnapdiffWire.RunSummary) {
+      id = summary.id
+      passed = summary.passed
+      snapshotCount = summary.snapshotCount
+      counts = summary.counts
+    }
 
     /// `Run ID: 3 passed, 1 failed (4 snapshots)`, worded as `check` words its runs.
     var line: String {
@@ -163,17 +173,15 @@ struct PrivateService {
   }
 
   func openRun(name: String, branch: String?, environment: String?, recordMode: RecordMode) throws -> String {
-    var fields: [(String, JSONValue)] = [("name", .string(name)), ("recordMode", .string(recordMode.rawValue))]
-    if let branch { fields.append(("branch", .string(branch))) }
-    if let environment { fields.append(("environment", .string(environment))) }
-    let response = try send("POST", "/api/v1/runs", json: JSONValue.object(fields).serialized(pretty: false))
-    struct Opened: Decodable { var id: String }
-    return try JSONDecoderBox.decode(Opened.self, from: response).id
+    let request = OpenRunRequest(name: name, branch: branch, environment: environment, recordMode: recordMode)
+    let json = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
+    let response = try send("POST", APIPaths.runs, json: json)
+    return try JSONDecoderBox.decode(SnapdiffWire.RunSummary.self, from: response).id
   }
 
   func closeRun(_ id: String) throws -> ClosedRun {
-    let body = try send("POST", "/api/v1/runs/\(PercentEncoding.segment(id))/close", json: nil)
-    return try JSONDecoderBox.decode(ClosedRun.self, from: body)
+    let body = try send("POST", APIPaths.close(run: id), json: nil)
+    return ClosedRun(try JSONDecoderBox.decode(SnapdiffWire.RunSummary.self, from: body))
   }
 
   private func send(_ method: String, _ path: String, json: String?) throws -> [UInt8] {

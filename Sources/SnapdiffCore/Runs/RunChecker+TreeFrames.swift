@@ -52,7 +52,7 @@ extension RunChecker {
   ) throws -> SnapshotRecord {
     var record = record
     record.fill(from: outcome.result)
-    record.layout = outcome.layout.map { $0.map(SnapshotRecord.LayoutChange.init) }
+    record.layout = outcome.layout.map { $0.map(LayoutChange.init) }
     record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
     record.current = folder.relative(currentPath)
     record.status = .passed

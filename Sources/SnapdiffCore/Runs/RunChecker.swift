@@ -234,7 +234,7 @@ public struct RunChecker: Sendable {
     let png = try received.map(\.png) ?? pngBytes(of: frame, at: currentPath)
     record.current = folder.relative(try keepCopy(of: frame, png: png, key: key, in: folder))
     record.currentHash = try RunImages(folder: folder, blobs: blobs).keep(png)
-    if recordMode.records(.new) {
+    if rule.withoutBaseline.records {
       try store.write(png, tree: frame.tree, for: key)
       record.recorded = true
       record.baseline = folder.relative(store.writePath(for: key))
@@ -288,7 +288,7 @@ public struct RunChecker: Sendable {
     }
     let outcome = try measured(.compare, by: observer) { try comparison.compare(baselineFrame, currentFrame) }
     record.fill(from: outcome.result)
-    record.layout = outcome.layout.map { $0.map(SnapshotRecord.LayoutChange.init) }
+    record.layout = outcome.layout.map { $0.map(LayoutChange.init) }
     record.text = outcome.text.map { $0.map(\.sentence) }
     record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
     record.current = folder.relative(currentPath)
@@ -310,19 +310,19 @@ public struct RunChecker: Sendable {
   ) throws -> SnapshotRecord {
     var record = record
     let images = RunImages(folder: folder, blobs: blobs)
+    let verdict = rule.verdict(passed: passed, identical: identical)
+    record.status = verdict.status
     if passed {
       // A passing frame is not kept unless it is its baseline's bytes (then it is that blob,
       // for free): the report shows only the baseline, and frames that pass with other bytes
       // (another encoder, noise under the threshold) would add every frame of every run to the
       // blob store.
-      record.status = .passed
-      if recordMode == .all && !identical {
+      if verdict.records {
         try store.write(png(), tree: current.tree, for: key)
         record.recorded = true
       }
       return record
     }
-    record.status = .failed
     let bytes = try png()
     record.currentHash = try images.keep(bytes)
     record.current = folder.relative(try keepCopy(of: current, png: bytes, key: key, in: folder))
@@ -335,7 +335,7 @@ public struct RunChecker: Sendable {
     if let hash = changeHash, try store.rejectedChanges(at: baseline).contains(hash) {
       record.previouslyRejected = true
     }
-    if recordMode.records(.failed) {
+    if verdict.records {
       try store.write(bytes, tree: current.tree, for: key)
       record.recorded = true
     }
@@ -365,25 +365,23 @@ public struct RunChecker: Sendable {
     return copy
   }
 
-  /// The run's comparison refined by the config's ignore rules and the settings files beside
-  /// the baseline and beside the current frame.
+  /// The rule every entry point shares (`SnapshotCheck`), from this run's defaults, config and
+  /// record mode.
+  var rule: SnapshotCheck {
+    SnapshotCheck(
+      options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance,
+      config: config, recordMode: recordMode)
+  }
+
+  /// The snapshot's comparison (`SnapshotCheck.comparison`) under the settings files beside the
+  /// baseline and beside the current frame.
   func snapshotComparison(for key: SnapshotKey, baseline: BaselineStore.Location?, currentPath: String)
     throws -> FrameComparison
   {
-    var options = self.options
-    options.ignoreRegions += config.ignoreRegions(for: key)
-    options.matchLevel = matchLevel.pixelLevel
-    var comparison = FrameComparison(
-      options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance)
-    if let baseline, let settings = try store.settings(at: baseline) {
-      comparison = try settings.applied(to: comparison)
-    }
     let currentSettings = currentDirectory + "/" + key.relativePath(suffix: ".snapdiff.json")
-    if let settings = try SnapshotSettings.load(currentSettings) {
-      comparison = try settings.applied(to: comparison)
-    }
-    comparison.options.matchLevel = comparison.matchLevel.pixelLevel
-    return comparison
+    return try rule.comparison(
+      for: key, baselineSettings: try baseline.flatMap { try store.settings(at: $0) },
+      frameSettings: try SnapshotSettings.load(currentSettings))
   }
 }
 

@@ -131,30 +131,6 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   /// A rectangle in pixels: snapdiff's one rectangle.
   public typealias Region = PixelRect
 
-  /// One layout change, as `run.json` keeps it.
-  public struct LayoutChange: Sendable, Codable, Equatable {
-    public var identifier: String
-    public var elementType: String
-    public var change: String
-    public var dx: Double
-    public var dy: Double
-    public var dWidth: Double
-    public var dHeight: Double
-    /// The change in words: `button 'loginButton' moved 8 pt down`.
-    public var description: String
-
-    public init(_ change: LayoutComparison.Change) {
-      identifier = change.identifier
-      elementType = change.elementType.rawValue
-      self.change = change.kind.rawValue
-      dx = change.dx
-      dy = change.dy
-      dWidth = change.dWidth
-      dHeight = change.dHeight
-      description = change.sentence
-    }
-  }
-
   /// An image size in pixels.
   public typealias Size = PixelSize
 }

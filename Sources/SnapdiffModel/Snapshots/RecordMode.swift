@@ -14,14 +14,21 @@ public enum RecordMode: String, Sendable, Codable, CaseIterable {
   public static func fromEnvironment(_ environment: [String: String]) throws(ConfigurationError)
     -> RecordMode
   {
-    if let value = environment["SNAPDIFF_RECORD"], !value.isEmpty {
-      guard let mode = RecordMode(rawValue: value.lowercased()) else {
-        throw ConfigurationError(
-          "SNAPDIFF_RECORD=\(value) is not a record mode: use missing, all, failed or never")
-      }
-      return mode
+    try fromVariable(environment) ?? (isCI(environment) ? .never : .missing)
+  }
+
+  /// The mode `SNAPDIFF_RECORD` names (any case); nil when it is unset or empty.
+  ///
+  /// - Throws: `ConfigurationError` naming the variable and the accepted values for any other
+  ///   value: a misspelt mode never falls back silently (`SNAPDIFF_RECORD=al` must not check in
+  ///   mode `missing`).
+  public static func fromVariable(_ environment: [String: String]) throws(ConfigurationError) -> RecordMode? {
+    guard let value = environment["SNAPDIFF_RECORD"], !value.isEmpty else { return nil }
+    guard let mode = RecordMode(rawValue: value.lowercased()) else {
+      throw ConfigurationError(
+        "SNAPDIFF_RECORD=\(value) is not a record mode: use missing, all, failed or never")
     }
-    return isCI(environment) ? .never : .missing
+    return mode
   }
 
   /// Whether `CI` is set to something other than empty, `0` or `false`.

@@ -26,7 +26,7 @@ struct SnapshotsController {
 
   /// `PUT …/snapshots/{key}`: the body is the frame (`image/png`), an element tree
   /// (`application/json`), or `multipart/form-data` with parts `frame`, `tree`, `settings`.
-  @Sendable func put(_ request: Request, context: ServerRequestContext) async throws -> SnapshotVerdict {
+  @Sendable func put(_ request: Request, context: ServerRequestContext) async throws -> SnapshotVerdictResponse {
     let id = try RunsController.runID(context)
     let key = try Self.key(try Self.tail(context))
     // Refuse a closed or unknown run before receiving a large body (and a content type that
@@ -68,7 +68,7 @@ struct SnapshotsController {
     let snapshot = try await service.decodeBudget.withReservation(cost, what: "the frame of '\(key)'") {
       try await service.work.run { [service] in try service.submit(run: id, key: key, frame: frame) }
     }
-    return SnapshotVerdict(snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths)
+    return SnapshotVerdictResponse(snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths)
   }
 
   /// `GET …/snapshots/{key}` (the verdict) or `…/{key}/baseline.png|current.png|diff.png`,
@@ -96,7 +96,7 @@ struct SnapshotsController {
     guard let snapshot = record.snapshots.first(where: { $0.key == key.rawValue }) else {
       throw APIError.notFound("no snapshot '\(key)' in run \(id)")
     }
-    return try SnapshotVerdict(snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths).response(from: request, context: context)
+    return try SnapshotVerdictResponse(snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths).response(from: request, context: context)
   }
 
   /// `POST …/snapshots/{key}/approve` or `…/{key}/reject` (a review), or `…/{key}/skip` with
@@ -111,7 +111,7 @@ struct SnapshotsController {
     if action == "skip" {
       let body = try await JSONBody.decode(SkipRequest.self, from: request)
       let snapshot = try await Blocking.run { [service] in try service.skip(run: id, key: key, reason: body.reason) }
-      return try SnapshotVerdict(snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths).response(from: request, context: context)
+      return try SnapshotVerdictResponse(snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths).response(from: request, context: context)
     }
     return try await review(action: action, key: key, run: id).response(from: request, context: context)
   }

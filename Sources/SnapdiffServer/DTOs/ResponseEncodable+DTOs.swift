@@ -1,7 +1,9 @@
 import Hummingbird
+import SnapdiffWire
 
-// The API's JSON responses.
-@available(macOS 14, iOS 17, tvOS 17, *) extension SnapshotVerdict: ResponseEncodable {}
+// The API's JSON responses: the wire contract's types (SnapdiffWire), answered as Hummingbird
+// responses here, the one place that knows both.
+@available(macOS 14, iOS 17, tvOS 17, *) extension SnapshotVerdictResponse: ResponseEncodable {}
 @available(macOS 14, iOS 17, tvOS 17, *) extension RunSummary: ResponseEncodable {}
 @available(macOS 14, iOS 17, tvOS 17, *) extension RunList: ResponseEncodable {}
 @available(macOS 14, iOS 17, tvOS 17, *) extension ReviewResult: ResponseEncodable {}

@@ -66,17 +66,9 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
     }
   }
 
-  private struct Body: Encodable {
-    struct Detail: Encodable {
-      var message: String
-      var status: Int
-    }
-    var error: Detail
-  }
-
   public func response(from request: Request, context: some RequestContext) throws -> Response {
     var response = try context.responseEncoder.encode(
-      Body(error: .init(message: message, status: status.code)), from: request, context: context)
+      ErrorResponse(message: message, status: status.code), from: request, context: context)
     response.status = status
     response.headers.append(contentsOf: headers)
     return response

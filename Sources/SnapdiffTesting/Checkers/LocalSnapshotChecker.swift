@@ -19,6 +19,9 @@
     /// The project's configuration, as `check` reads it; nil: `snapdiff.json` in the current
     /// folder when there is one.
     public var config: ProjectConfig?
+    /// A `SNAPDIFF_RECORD` that is no record mode (``SnapshotChecker/local(baselines:environment:frames:artifacts:recordMode:options:)``):
+    /// thrown by every check, so the tests fail naming it.
+    var environmentProblem: ConfigurationError?
 
     public init(
       baselines: String, environment: String? = nil, frames: String, artifacts: String, recordMode: RecordMode,
@@ -33,74 +36,66 @@
       self.config = config
     }
 
-    /// Checks `frame` as the snapshot `key`, masking `masks`.
+    /// Checks `frame` as the snapshot `key`, masking `masks`: the verdict is `SnapshotCheck`'s,
+    /// the rule `snapdiff check` and the service apply (the baseline located in the store, the
+    /// comparison under `snapdiff.json`, the baseline's settings file and then the masks, the
+    /// record mode); this checker adds the frames folder, the artifacts and the test's wording.
     public func verify(_ captured: CapturedFrame, key rawKey: String, masks: SnapshotMasks = SnapshotMasks()) throws -> SnapshotVerdict {
+      if let environmentProblem { throw environmentProblem }
       let key = try SnapshotKey(rawKey)
       let store = try BaselineStore(root: baselines, environment: environment)
       try FramesFolder(path: frames).write(captured, key: key, masks: masks)
       let frame = try captured.engineFrame()
+      let masksSettings = masks.settings
+      let checked = try rule().check(
+        frame, key: key, frameSettings: masksSettings == SnapshotSettings() ? nil : masksSettings, in: store)
 
-      guard let location = try store.locate(key) else {
-        guard recordMode.records(.new) else {
+      guard let baseline = checked.baseline, let outcome = checked.outcome else {
+        guard let recorded = checked.recordedPath else {
           return SnapshotVerdict(
             key: rawKey, status: .failed,
             message: "No baseline for snapshot '\(rawKey)' in \(DisplayPath.shown(store.root)) (record mode never, as in CI). "
               + "Record it locally, or run `snapdiff check \(frames)` and `snapdiff approve --new`.")
         }
-        try store.write(try PNGEncoder().encode(frame.image), tree: frame.tree, for: key)
         var verdict = SnapshotVerdict(key: rawKey, status: .recorded)
-        verdict.baselinePath = DisplayPath.shown(store.writePath(for: key))
+        verdict.baselinePath = DisplayPath.shown(recorded)
         return verdict
       }
 
-      let baseline = try Frame.load(location.path)
-      var comparison = try comparison(for: key, masks: masks, config: try projectConfig())
-      if let settings = try store.settings(at: location) { comparison = try settings.applied(to: comparison) }
-      comparison.options.matchLevel = comparison.matchLevel.pixelLevel
-      let outcome = try comparison.compare(baseline, frame)
-      var verdict = SnapshotVerdict(key: rawKey, status: outcome.passed ? .passed : .failed)
+      var verdict = SnapshotVerdict(key: rawKey, status: checked.verdict.status == .passed ? .passed : .failed)
       verdict.differentPixels = outcome.result.differentPixels
-      verdict.baselinePath = DisplayPath.shown(location.path)
-      if outcome.passed {
-        if recordMode == .all && !outcome.result.identical {
-          try store.write(try PNGEncoder().encode(frame.image), tree: frame.tree, for: key)
-        }
-        return verdict
-      }
+      verdict.baselinePath = DisplayPath.shown(baseline.path)
+      guard checked.verdict.status == .failed else { return verdict }
 
       // A failure leaves what a reviewer needs: the current frame and the diff image.
       let current = artifacts + "/" + key.relativePath()
       let diff = artifacts + "/" + key.relativePath(suffix: ".diff.png")
       try FileSystem.createDirectories(PathText.parent(of: current))
       try PNGEncoder().write(frame.image, to: current)
-      if let image = try comparison.compare(baseline, frame, drawing: true).diffImage {
+      if let comparison = checked.comparison, let baselineFrame = checked.baselineFrame,
+        let image = try comparison.compare(baselineFrame, frame, drawing: true).diffImage
+      {
         try PNGEncoder(speed: .fast).write(image, to: diff)
       }
       verdict.currentPath = DisplayPath.shown(current)
       verdict.diffPath = DisplayPath.shown(diff)
-      let rerecord = recordMode == .all || recordMode == .failed
-      if rerecord { try store.write(try PNGEncoder().encode(frame.image), tree: frame.tree, for: key) }
       verdict.message = Self.failureMessage(
         key: rawKey, outcome: outcome, baseline: verdict.baselinePath!, current: verdict.currentPath!,
-        diff: verdict.diffPath!, rerecorded: rerecord, frames: frames)
+        diff: verdict.diffPath!, rerecorded: checked.verdict.records, frames: frames)
       return verdict
     }
 
-    /// The comparison `check` would make: flags (here `options`), `snapdiff.json`'s ignore rules
-    /// for the key, then the snapshot's own masks.
+    /// The rule `check` would apply: flags (here `options`) under `snapdiff.json`'s defaults, its
+    /// ignore rules, and the record mode.
+    func rule() throws -> SnapshotCheck {
+      let config = try projectConfig()
+      return SnapshotCheck(options: config.settings.applied(to: options), config: config, recordMode: recordMode)
+    }
+
+    /// `config`, else `snapdiff.json` in the current folder when there is one (as `check` reads it).
     private func projectConfig() throws -> ProjectConfig {
       if let config { return config }
       return FileSystem.isFile(ProjectConfig.fileName) ? try ProjectConfig.load(ProjectConfig.fileName) : ProjectConfig()
-    }
-
-    private func comparison(for key: SnapshotKey, masks: SnapshotMasks, config: ProjectConfig) throws -> FrameComparison {
-      var options = config.settings.applied(to: self.options)
-      options.ignoreRegions += config.ignoreRegions(for: key)
-      let level = options.matchLevel
-      options.matchLevel = level.pixelLevel
-      var comparison = FrameComparison(options: options, selectors: [], matchLevel: level)
-      comparison = try masks.settings.applied(to: comparison)
-      return comparison
     }
 
     static func failureMessage(
@@ -133,6 +128,7 @@
 
     /// Writes the skip of `key` to the frames folder, so `snapdiff check` reports it.
     public func recordSkip(key rawKey: String, reason: String) throws {
+      if let environmentProblem { throw environmentProblem }
       try FramesFolder(path: frames).writeSkip(key: try SnapshotKey(rawKey), reason: reason)
     }
   }

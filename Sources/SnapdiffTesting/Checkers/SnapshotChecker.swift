@@ -61,22 +61,42 @@ public struct SnapshotChecker: Sendable {
     ///   - artifacts: where failing frames and diff images go (default `SNAPDIFF_ARTIFACTS`, else
     ///     `.snapdiff/artifacts`).
     ///   - recordMode: default `SNAPDIFF_RECORD`, else `never` when `CI` is set, else `missing`.
+    ///     A `SNAPDIFF_RECORD` that is no record mode fails every snapshot with a message naming
+    ///     the variable and the accepted values (this function cannot throw: it is every
+    ///     controller's default, through ``automatic()``).
     public static func local(
       baselines: String? = nil, environment: String? = nil, frames: String? = nil,
       artifacts: String? = nil, recordMode: RecordMode? = nil, options: DiffOptions = DiffOptions()
     ) -> SnapshotChecker {
       let variables = ProcessEnvironment.variables
-      return SnapshotChecker(
-        .local(
-          LocalSnapshotChecker(
-            baselines: baselines ?? variables["SNAPDIFF_BASELINES"] ?? "baselines",
-            environment: environment ?? variables["SNAPDIFF_ENVIRONMENT"],
-            frames: frames ?? variables["SNAPDIFF_FRAMES"] ?? ".snapdiff/frames",
-            artifacts: artifacts ?? variables["SNAPDIFF_ARTIFACTS"] ?? ".snapdiff/artifacts",
-            recordMode: recordMode ?? (try? RecordMode.fromEnvironment(variables)) ?? .missing,
-            options: options)))
+      let (mode, problem) =
+        recordMode.map { (mode: $0, problem: nil) } ?? environmentRecordMode(variables) { vars throws(ConfigurationError) in
+          try RecordMode.fromEnvironment(vars)
+        }
+      var checker = LocalSnapshotChecker(
+        baselines: baselines ?? variables["SNAPDIFF_BASELINES"] ?? "baselines",
+        environment: environment ?? variables["SNAPDIFF_ENVIRONMENT"],
+        frames: frames ?? variables["SNAPDIFF_FRAMES"] ?? ".snapdiff/frames",
+        artifacts: artifacts ?? variables["SNAPDIFF_ARTIFACTS"] ?? ".snapdiff/artifacts",
+        recordMode: mode ?? .never, options: options)
+      checker.environmentProblem = problem
+      return SnapshotChecker(.local(checker))
     }
   #endif
+
+  /// The record mode the environment asks for, or the problem with `SNAPDIFF_RECORD`, kept to
+  /// be thrown by every check (``LocalSnapshotChecker/verify(_:key:masks:)``,
+  /// ``ServiceSnapshotChecker/verify(_:key:masks:)``) so that a misspelt mode fails the tests
+  /// clearly instead of checking in another mode.
+  static func environmentRecordMode(
+    _ variables: [String: String], _ read: ([String: String]) throws(ConfigurationError) -> RecordMode?
+  ) -> (mode: RecordMode?, problem: ConfigurationError?) {
+    do {
+      return (try read(variables), nil)
+    } catch {
+      return (nil, error)
+    }
+  }
 
   /// Posts every frame to the `snapdiff serve` at `url`, whose verdicts become the tests'.
   ///
@@ -96,15 +116,17 @@ public struct SnapshotChecker: Sendable {
   ) -> SnapshotChecker {
     let variables = ProcessEnvironment.variables
     func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
-    return SnapshotChecker(
-      .service(
-        ServiceSnapshotChecker(
-          url: url ?? value("SNAPDIFF_SERVICE_URL") ?? "http://127.0.0.1:8080",
-          token: token ?? value("SNAPDIFF_TOKEN"), run: run ?? value("SNAPDIFF_RUN"),
-          runName: runName ?? value("SNAPDIFF_RUN_NAME") ?? "tests", branch: branch ?? value("SNAPDIFF_BRANCH"),
-          environment: environment ?? value("SNAPDIFF_ENVIRONMENT"),
-          recordMode: recordMode ?? value("SNAPDIFF_RECORD").flatMap(RecordMode.init(rawValue:)),
-          settings: settings)))
+    let (mode, problem) =
+      recordMode.map { (mode: $0, problem: nil) } ?? environmentRecordMode(variables) { vars throws(ConfigurationError) in
+        try RecordMode.fromVariable(vars)
+      }
+    var checker = ServiceSnapshotChecker(
+      url: url ?? value("SNAPDIFF_SERVICE_URL") ?? "http://127.0.0.1:8080",
+      token: token ?? value("SNAPDIFF_TOKEN"), run: run ?? value("SNAPDIFF_RUN"),
+      runName: runName ?? value("SNAPDIFF_RUN_NAME") ?? "tests", branch: branch ?? value("SNAPDIFF_BRANCH"),
+      environment: environment ?? value("SNAPDIFF_ENVIRONMENT"), recordMode: mode, settings: settings)
+    checker.environmentProblem = problem
+    return SnapshotChecker(.service(checker))
   }
 
   /// Checks `frame` as the snapshot `key`, masking `masks`.

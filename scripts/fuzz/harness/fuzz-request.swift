@@ -1,9 +1,10 @@
-// libFuzzer harness: the service's request decoding (Sources/SnapdiffServer), the part that is
-// snapdiff's own rather than Hummingbird's. build.sh compiles this file together with the server
-// files that have no Hummingbird or GRDB import (Uploads/MultipartForm.swift,
-// Uploads/UploadFile.swift, DTOs/RequestDTOs.swift, DTOs/SnapshotVerdict.swift for `APIPaths`);
-// where the server's glue sits in a controller or RunService (which need Hummingbird), the same
-// steps are spelled out here, marked `mirrors …`: change both.
+// libFuzzer harness: the service's request decoding, the part that is snapdiff's own rather than
+// Hummingbird's: the wire contract (Sources/SnapdiffWire: the multipart parser, the request
+// bodies, `APIPaths`), which build.sh compiles whole and links, as the server and the test API
+// do; with it the server's upload spool (Uploads/UploadFile.swift) and its review selection
+// (DTOs/ReviewRequest+Selection.swift), which import no Hummingbird. Where the server's glue sits
+// in a controller or RunService (which need Hummingbird), the same steps are spelled out here,
+// marked `mirrors …`: change both.
 //
 // The first byte picks the decoder (the seeds write it as an ASCII digit, '0' = 48 ≡ 0 mod 6):
 //
@@ -25,6 +26,7 @@
 // combining mark joins, which SnapshotKey once accepted); decoded settings re-encode
 // to themselves and compare two frames without trapping.
 import SnapdiffCore
+import SnapdiffWire
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials

@@ -1,4 +1,5 @@
 import Foundation
+import SnapdiffWire
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -41,12 +42,8 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
   /// The service answered with an error status; its JSON message (`{"error": {"message": …}}`)
   /// is quoted.
   init(refused response: ServiceClient.Response, method: String, url: String, hasToken: Bool) {
-    struct Envelope: Decodable {
-      struct Body: Decodable { var message: String }
-      var error: Body
-    }
     let said =
-      (try? JSONDecoder().decode(Envelope.self, from: response.body).error.message)
+      (try? JSONDecoder().decode(ErrorResponse.self, from: response.body).error.message)
       ?? String(decoding: response.body.prefix(300), as: UTF8.self)
     var message = "the snapdiff service refused \(method) \(url): \(response.status) \(said)"
     if response.status == 401 && !hasToken {

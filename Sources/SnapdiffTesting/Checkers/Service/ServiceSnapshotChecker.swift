@@ -1,5 +1,6 @@
 import Foundation
 import SnapdiffModel
+import SnapdiffWire
 
 /// Checks snapshots through a running `snapdiff serve`: each frame is posted to a run there
 /// (with its element tree and the page's masks) and the service's verdict becomes the test's.
@@ -25,6 +26,9 @@ public struct ServiceSnapshotChecker: Sendable {
   public var recordMode: RecordMode?
   /// Overrides of the service's comparison defaults, sent with every frame (masks added).
   public var settings: SnapshotSettings
+  /// A `SNAPDIFF_RECORD` that is no record mode (``SnapshotChecker/service(url:token:run:runName:branch:environment:recordMode:settings:)``):
+  /// thrown by every check, so the tests fail naming it.
+  var environmentProblem: ConfigurationError?
 
   public init(
     url: String, token: String? = nil, run: String? = nil, runName: String = "tests", branch: String? = nil,
@@ -43,6 +47,7 @@ public struct ServiceSnapshotChecker: Sendable {
   /// Posts `frame` as snapshot `key` and turns the service's verdict into the test's. The PNG
   /// goes as captured (a frame that is a tree alone is rendered by the service).
   public func verify(_ frame: CapturedFrame, key rawKey: String, masks: SnapshotMasks = SnapshotMasks()) throws -> SnapshotVerdict {
+    if let environmentProblem { throw environmentProblem }
     let key = try SnapshotKey(rawKey)
     for selector in masks.selectors { _ = try ElementSelector(selector) }
     let client = try ServiceClient(baseURL: url, token: token)
@@ -63,20 +68,21 @@ public struct ServiceSnapshotChecker: Sendable {
     if settings != SnapshotSettings() {
       body.add(name: "settings", contentType: "application/json", try JSONEncoder().encode(settings))
     }
-    let path = "/api/v1/runs/\(PercentEncoding.segment(run))/snapshots/\(PercentEncoding.segment(key.rawValue))"
+    let path = APIPaths.snapshot(run: run, key: key.rawValue)
     let response = try client.send("PUT", path, body: body.finished, contentType: body.contentType)
-    let answer = try client.decode(response, as: ServiceVerdict.self, "PUT", path)
+    let answer = try client.decode(response, as: SnapshotVerdictResponse.self, "PUT", path)
     return answer.verdict(run: run, service: client.baseURL)
   }
 
   /// Tells the service that the test skipped `key` (a page that may not take snapshots, or has
   /// no shooter), with the reason: the run lists it as skipped, as `snapdiff check` does.
   public func recordSkip(key rawKey: String, reason: String) throws {
+    if let environmentProblem { throw environmentProblem }
     let key = try SnapshotKey(rawKey)
     let client = try ServiceClient(baseURL: url, token: token)
     let run = try runID(client)
-    let path = "/api/v1/runs/\(PercentEncoding.segment(run))/snapshots/\(PercentEncoding.segment(key.rawValue))/skip"
-    _ = try client.json("POST", path, body: ["reason": reason], as: ServiceVerdict.self)
+    let path = APIPaths.skip(run: run, key: key.rawValue)
+    _ = try client.json("POST", path, body: SkipRequest(reason: reason), as: SnapshotVerdictResponse.self)
   }
 
   /// Closes the run this checker posts to (the one it opened, or `run`): the service writes its
@@ -87,10 +93,9 @@ public struct ServiceSnapshotChecker: Sendable {
   public func closeRun() throws -> ServiceRunSummary? {
     let client = try ServiceClient(baseURL: url, token: token)
     guard let id = run ?? OpenServiceRuns.shared.forget(openingKey(client)) else { return nil }
-    let path = "/api/v1/runs/\(PercentEncoding.segment(id))/close"
-    var summary = try client.decode(client.send("POST", path), as: ServiceRunSummary.self, "POST", path)
-    summary.pageURL = ServiceRunSummary.page(summary.links?.page, run: id, service: client.baseURL)
-    return summary
+    let path = APIPaths.close(run: id)
+    let summary = try client.decode(client.send("POST", path), as: RunSummary.self, "POST", path)
+    return ServiceRunSummary(summary, service: client.baseURL)
   }
 
   /// The run to post to: `run`, or the process's run for this service and name, opened now if
@@ -98,29 +103,19 @@ public struct ServiceSnapshotChecker: Sendable {
   private func runID(_ client: ServiceClient) throws(ServiceError) -> String {
     if let run { return run }
     return try OpenServiceRuns.shared.id(for: openingKey(client)) { () throws(ServiceError) in
-      let request = OpenRun(name: runName, branch: branch, environment: environment, recordMode: recordMode)
-      return try client.json("POST", "/api/v1/runs", body: request, as: OpenedRun.self).id
+      let request = OpenRunRequest(name: runName, branch: branch, environment: environment, recordMode: recordMode)
+      return try client.json("POST", APIPaths.runs, body: request, as: RunSummary.self).id
     }
   }
 
   private func openingKey(_ client: ServiceClient) -> String {
     [client.baseURL, runName, branch ?? "", environment ?? "", recordMode?.rawValue ?? ""].joined(separator: "\u{1F}")
   }
-
-  private struct OpenRun: Encodable {
-    var name: String
-    var branch: String?
-    var environment: String?
-    var recordMode: RecordMode?
-  }
-
-  private struct OpenedRun: Decodable {
-    var id: String
-  }
 }
 
-/// What `closeRun()` reports: the run and its verdict as the service computed it.
-public struct ServiceRunSummary: Sendable, Decodable {
+/// What `closeRun()` reports: the run and its verdict as the service computed it (the wire's
+/// ``RunSummary``, with its page made a link this process can open).
+public struct ServiceRunSummary: Sendable {
   public var id: String
   public var verdict: String
   public var passed: Bool
@@ -131,15 +126,17 @@ public struct ServiceRunSummary: Sendable, Decodable {
   public var toReview: Int
   /// The run's review page: the service's link (absolute when it runs with `--public-url`),
   /// else the page on the address this process posted to.
-  public var pageURL: String = ""
-  var links: Links?
+  public var pageURL: String
 
-  struct Links: Decodable {
-    var page: String?
-  }
-
-  private enum CodingKeys: String, CodingKey {
-    case id, verdict, passed, snapshotCount, counts, toReview, links
+  /// - Parameter service: the address this process posted to.
+  init(_ summary: RunSummary, service: String) {
+    id = summary.id
+    verdict = summary.verdict.rawValue
+    passed = summary.passed
+    snapshotCount = summary.snapshotCount
+    counts = summary.counts
+    toReview = summary.toReview
+    pageURL = Self.page(summary.links.page, run: summary.id, service: service)
   }
 
   /// A page link from the service: as it is when absolute, else on `service`; without one (an
@@ -173,32 +170,7 @@ final class OpenServiceRuns: @unchecked Sendable {
   }
 }
 
-/// The verdict `PUT …/snapshots/{key}` answers with (the fields the test side uses).
-struct ServiceVerdict: Decodable {
-  var key: String
-  var status: String
-  var passed: Bool
-  var differentPixels: Int
-  var totalPixels: Int
-  var differentRatio: Double
-  var regions: [PixelRect]
-  var baselineSize: PixelSize?
-  var currentSize: PixelSize?
-  var recorded: Bool
-  var layout: [LayoutChange]?
-  var unmatchedSelectors: [String]?
-  var error: String?
-  var baselineURL: String?
-  var currentURL: String?
-  var diffURL: String?
-  /// The run's review page as the service links it (absolute behind `--public-url`).
-  var pageURL: String?
-
-  struct LayoutChange: Decodable {
-    /// The change in words: `button 'loginButton' moved 8 pt down`.
-    var description: String
-  }
-
+extension SnapshotVerdictResponse {
   /// The test's verdict: passed (or recorded), or failed with a message that says what changed
   /// and where to review it.
   func verdict(run: String, service: String) -> SnapshotVerdict {
@@ -208,10 +180,13 @@ struct ServiceVerdict: Decodable {
       verdict = SnapshotVerdict(
         key: key, status: .failed, message: "Snapshot '\(key)' could not be checked by the service: \(error)\n  review: \(page)")
     } else if passed {
-      verdict = SnapshotVerdict(key: key, status: status == "skipped" ? .skipped : .passed)
-    } else if recorded {
+      verdict = SnapshotVerdict(key: key, status: status == .skipped ? .skipped : .passed)
+    } else if recorded && status == .new {
+      // A failed snapshot the record mode re-recorded (`all`, `failed`) still fails, as it does
+      // in `check` and in the local checker (`SnapshotCheck.verdict`); only a new one
+      // recorded passes as `recorded`.
       verdict = SnapshotVerdict(key: key, status: .recorded)
-    } else if status == "new" {
+    } else if status == .new {
       verdict = SnapshotVerdict(
         key: key, status: .failed,
         message: "Snapshot '\(key)' has no baseline on the service yet (record mode never).\n"
@@ -229,6 +204,7 @@ struct ServiceVerdict: Decodable {
       if let currentURL { lines.append("  current:  \(service)\(currentURL)") }
       if let diffURL { lines.append("  diff:     \(service)\(diffURL)") }
       lines.append("  review:   \(page) (approve the change there if it is intended)")
+      if recorded { lines.append("The baseline was re-recorded on the service (record mode); re-run to check.") }
       verdict = SnapshotVerdict(key: key, status: .failed, message: lines.joined(separator: "\n"))
     }
     verdict.differentPixels = differentPixels

@@ -11,7 +11,7 @@ extension MultipartForm {
   /// for try await chunk in body { try reader.consume(chunk) }
   /// let form = try reader.finish()
   /// ```
-  struct Reader: Sendable {
+  public struct Reader: Sendable {
     private enum State {
       /// Before the first delimiter; `atStart` while the body could still begin with it.
       case preamble(atStart: Bool)
@@ -40,7 +40,7 @@ extension MultipartForm {
     private static let crlf: [UInt8] = [13, 10]
 
     /// - Parameter partLimit: a part's limit from its name (`nil`: no such part).
-    init(contentType: String, partLimit: @escaping @Sendable (String) -> Int? = { _ in .max }) throws(MultipartError) {
+    public init(contentType: String, partLimit: @escaping @Sendable (String) -> Int? = { _ in .max }) throws(MultipartError) {
       boundary = try MultipartForm.boundary(in: contentType)
       delimiter = Array("--\(boundary)".utf8)
       closing = Self.crlf + delimiter
@@ -51,7 +51,7 @@ extension MultipartForm {
     ///
     /// - Throws: `MultipartError` as soon as the body cannot be well-formed or a part passes its
     ///   limit (``MultipartError/tooLarge``) or has a name it refuses (``MultipartError/unknownPart``).
-    mutating func consume(_ bytes: some Collection<UInt8>) throws(MultipartError) {
+    public mutating func consume(_ bytes: some Collection<UInt8>) throws(MultipartError) {
       if case .epilogue = state { return }
       buffer.append(contentsOf: bytes)
       try advance()
@@ -64,7 +64,7 @@ extension MultipartForm {
     /// The form, once the whole body has been read.
     ///
     /// - Throws: `MultipartError` for a body that ends before its closing delimiter.
-    mutating func finish() throws(MultipartError) -> MultipartForm {
+    public mutating func finish() throws(MultipartError) -> MultipartForm {
       switch state {
       case .epilogue:
         return MultipartForm(parts: parts)

@@ -7,32 +7,39 @@
 /// let form = try MultipartForm(body: bytes, contentType: "multipart/form-data; boundary=x")
 /// let frame = form.parts.first { $0.name == "frame" }?.body
 /// ```
-struct MultipartForm: Sendable {
-  struct Part: Sendable {
-    var name: String
-    var filename: String?
-    var contentType: String?
-    var body: [UInt8]
+public struct MultipartForm: Sendable {
+  public struct Part: Sendable {
+    public var name: String
+    public var filename: String?
+    public var contentType: String?
+    public var body: [UInt8]
+
+    public init(name: String, filename: String? = nil, contentType: String? = nil, body: [UInt8]) {
+      self.name = name
+      self.filename = filename
+      self.contentType = contentType
+      self.body = body
+    }
   }
 
-  var parts: [Part]
+  public var parts: [Part]
 
   /// The most header bytes a part may have.
-  static let maximumHeaderLength = 16 << 10
+  public static let maximumHeaderLength = 16 << 10
 
   /// Parses `body` (all of it at once: ``Reader`` is the same parser fed as the body arrives).
   ///
   /// - Throws: `MultipartError` for a body or content type that is not well-formed.
-  init(body: [UInt8], contentType: String) throws(MultipartError) {
+  public init(body: [UInt8], contentType: String) throws(MultipartError) {
     var reader = try Reader(contentType: contentType)
     try reader.consume(body)
     self = try reader.finish()
   }
 
-  init(parts: [Part]) { self.parts = parts }
+  public init(parts: [Part]) { self.parts = parts }
 
   /// The boundary parameter of a `multipart/form-data` content type.
-  static func boundary(in contentType: String) throws(MultipartError) -> String {
+  public static func boundary(in contentType: String) throws(MultipartError) -> String {
     let fields = contentType.split(separator: ";").map { $0.trimmingSpaces }
     guard fields.first?.lowercased() == "multipart/form-data" else {
       throw MultipartError("the content type is not multipart/form-data")
@@ -53,7 +60,7 @@ struct MultipartForm: Sendable {
   }
 
   /// A part's headers: the disposition's name and file name, and the content type.
-  static func headers(_ bytes: [UInt8]) throws(MultipartError) -> Part {
+  public static func headers(_ bytes: [UInt8]) throws(MultipartError) -> Part {
     guard let text = String(validating: bytes, as: UTF8.self) else {
       throw MultipartError("a part's headers are not UTF-8")
     }
@@ -133,7 +140,7 @@ struct MultipartForm: Sendable {
 
   /// The first index of `pattern` in `bytes` at or after `start` (and, with `within`, starting
   /// no further than that many bytes after it).
-  static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int, within: Int? = nil) -> Int? {
+  public static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int, within: Int? = nil) -> Int? {
     guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
     var last = bytes.count - pattern.count
     if let within { last = min(last, start + within) }
@@ -157,19 +164,19 @@ struct MultipartForm: Sendable {
 }
 
 /// A multipart body that is not well-formed, or a part refused while it was read.
-struct MultipartError: Error, Sendable, CustomStringConvertible {
-  var message: String
+public struct MultipartError: Error, Sendable, CustomStringConvertible {
+  public var message: String
   /// The part that passed its limit, and the limit.
-  var tooLarge: (part: String, limit: Int)?
+  public var tooLarge: (part: String, limit: Int)?
   /// A part whose name the reader was told to refuse.
-  var unknownPart: String?
-  init(_ message: String) { self.message = message }
-  var description: String { "malformed multipart/form-data body: \(message)" }
+  public var unknownPart: String?
+  public init(_ message: String) { self.message = message }
+  public var description: String { "malformed multipart/form-data body: \(message)" }
 }
 
 extension StringProtocol {
   /// Without leading and trailing spaces and tabs.
-  var trimmingSpaces: String {
+  package var trimmingSpaces: String {
     let scalars = unicodeScalars.drop { $0 == " " || $0 == "\t" }
     var end = scalars.endIndex
     while end > scalars.startIndex {

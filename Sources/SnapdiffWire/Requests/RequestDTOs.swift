@@ -1,23 +1,35 @@
-import SnapdiffCore
+import SnapdiffModel
 
-// The JSON request bodies (a field they do not have is refused: a misspelt one is not ignored), apart from the response DTOs (RunDTOs.swift) so that they compile
-// without GRDB and Hummingbird: scripts/fuzz/harness/fuzz-request.swift decodes them.
+// The JSON request bodies, as the service decodes them (a field they do not have is refused: a
+// misspelt one is not ignored) and its clients encode them; scripts/fuzz/harness/fuzz-request.swift
+// decodes them too.
 
 /// `POST /api/v1/runs`: `{"name": "nightly", "branch": "main", "environment": "iPhone15"}`.
-struct OpenRunRequest: Decodable, Sendable {
-  var name: String
-  var branch: String?
+public struct OpenRunRequest: Codable, Sendable {
+  public var name: String
+  public var branch: String?
   /// The branch `branch` was forked from: with both, the run reads and writes the branch's
   /// overlay in the store, falling back to the base branch's (`BranchOverlay`).
-  var baseBranch: String?
+  public var baseBranch: String?
   /// An environment folder in the store (device, OS, scale); default: the server's.
-  var environment: String?
+  public var environment: String?
   /// `missing`, `all`, `failed` or `never`; default: the server's (`never`).
-  var recordMode: RecordMode?
+  public var recordMode: RecordMode?
 
   enum CodingKeys: String, CodingKey, CaseIterable { case name, branch, baseBranch, environment, recordMode }
 
-  init(from decoder: any Decoder) throws {
+  public init(
+    name: String, branch: String? = nil, baseBranch: String? = nil, environment: String? = nil,
+    recordMode: RecordMode? = nil
+  ) {
+    self.name = name
+    self.branch = branch
+    self.baseBranch = baseBranch
+    self.environment = environment
+    self.recordMode = recordMode
+  }
+
+  public init(from decoder: any Decoder) throws {
     try decoder.refuseUnknownFields(CodingKeys.self)
     let container = try decoder.container(keyedBy: CodingKeys.self)
     name = try container.decode(String.self, forKey: .name)
@@ -32,18 +44,31 @@ struct OpenRunRequest: Decodable, Sendable {
 /// `{"sameAs": KEY}`, `{"keys": [KEY or glob…]}`, or several at once (their union);
 /// `"dryRun": true` changes nothing; `"includeRejected": true` lets the group selectors pick
 /// rejected snapshots (`Review.Selection`).
-struct ReviewRequest: Decodable, Sendable {
-  var all: Bool?
-  var failed: Bool?
-  var new: Bool?
-  var sameAs: String?
-  var keys: [String]?
-  var includeRejected: Bool?
-  var dryRun: Bool?
+public struct ReviewRequest: Codable, Sendable {
+  public var all: Bool?
+  public var failed: Bool?
+  public var new: Bool?
+  public var sameAs: String?
+  public var keys: [String]?
+  public var includeRejected: Bool?
+  public var dryRun: Bool?
 
   enum CodingKeys: String, CodingKey, CaseIterable { case all, failed, new, sameAs, keys, includeRejected, dryRun }
 
-  init(from decoder: any Decoder) throws {
+  public init(
+    all: Bool? = nil, failed: Bool? = nil, new: Bool? = nil, sameAs: String? = nil, keys: [String]? = nil,
+    includeRejected: Bool? = nil, dryRun: Bool? = nil
+  ) {
+    self.all = all
+    self.failed = failed
+    self.new = new
+    self.sameAs = sameAs
+    self.keys = keys
+    self.includeRejected = includeRejected
+    self.dryRun = dryRun
+  }
+
+  public init(from decoder: any Decoder) throws {
     try decoder.refuseUnknownFields(CodingKeys.self)
     let container = try decoder.container(keyedBy: CodingKeys.self)
     all = try container.decodeIfPresent(Bool.self, forKey: .all)
@@ -54,31 +79,33 @@ struct ReviewRequest: Decodable, Sendable {
     includeRejected = try container.decodeIfPresent(Bool.self, forKey: .includeRejected)
     dryRun = try container.decodeIfPresent(Bool.self, forKey: .dryRun)
   }
-
-  var selection: Review.Selection {
-    Review.Selection(
-      patterns: keys ?? [], failed: failed ?? false, new: new ?? false, all: all ?? false, sameAs: sameAs,
-      includeRejected: includeRejected ?? false)
-  }
 }
 
 /// `POST /api/v1/runs/{run}/close` (the body is optional): `{"complete": true}` says the run
 /// received every frame it will have, so every baseline it did not receive is `missing`;
 /// `"keys"` (the keys it was meant to receive) or `"prefix"` (a shard's part of the key space)
 /// narrow that.
-struct CloseRunRequest: Decodable, Sendable {
-  var complete: Bool?
-  var keys: [String]?
-  var prefix: String?
+public struct CloseRunRequest: Codable, Sendable {
+  public var complete: Bool?
+  public var keys: [String]?
+  public var prefix: String?
+
+  public init(complete: Bool? = nil, keys: [String]? = nil, prefix: String? = nil) {
+    self.complete = complete
+    self.keys = keys
+    self.prefix = prefix
+  }
 }
 
 /// `POST /api/v1/runs/{run}/snapshots/{key}/skip`: `{"reason": "page 'home' is not allowed"}`.
-struct SkipRequest: Decodable, Sendable {
-  var reason: String
+public struct SkipRequest: Codable, Sendable {
+  public var reason: String
 
   enum CodingKeys: String, CodingKey, CaseIterable { case reason }
 
-  init(from decoder: any Decoder) throws {
+  public init(reason: String) { self.reason = reason }
+
+  public init(from decoder: any Decoder) throws {
     try decoder.refuseUnknownFields(CodingKeys.self)
     reason = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .reason)
   }

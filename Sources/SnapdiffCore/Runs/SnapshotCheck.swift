@@ -1,0 +1,123 @@
+/// The one rule that decides a snapshot's verdict, whichever entry point asks: `snapdiff check`
+/// (`RunChecker`), the service (`RunSession`, which hands each frame to a `RunChecker`) and the
+/// test API's in-process checker (`LocalSnapshotChecker`, through ``check(_:key:frameSettings:in:)``).
+/// They differ in where frames come from and what they keep (a run folder, blobs, a frames
+/// folder), never in which comparison applies or what the record mode does: both live here.
+///
+/// ```swift
+/// let rule = SnapshotCheck(options: DiffOptions(), config: try ProjectConfig.load("snapdiff.json"), recordMode: .never)
+/// let checked = try rule.check(frame, key: try SnapshotKey("Home/Login"), frameSettings: nil, in: store)
+/// print(checked.verdict.status)  // passed, failed or new
+/// ```
+public struct SnapshotCheck: Sendable {
+  /// The comparison defaults: flags over `snapdiff.json`'s settings.
+  public var options: DiffOptions
+  /// Element masks for every snapshot (settings files add theirs).
+  public var selectors: [ElementSelector]
+  public var matchLevel: MatchLevel
+  public var layoutTolerance: Double
+  /// `snapdiff.json`: its ignore rules by key glob apply here (its defaults are in `options`).
+  public var config: ProjectConfig
+  public var recordMode: RecordMode
+
+  /// - Parameter matchLevel: nil takes `options.matchLevel` (flags over `snapdiff.json`).
+  public init(
+    options: DiffOptions = DiffOptions(), selectors: [ElementSelector] = [], matchLevel: MatchLevel? = nil,
+    layoutTolerance: Double = 1, config: ProjectConfig = ProjectConfig(), recordMode: RecordMode = .missing
+  ) {
+    self.options = options
+    self.selectors = selectors
+    self.matchLevel = matchLevel ?? options.matchLevel
+    self.layoutTolerance = layoutTolerance
+    self.config = config
+    self.recordMode = recordMode
+  }
+
+  /// The comparison for `key`: the defaults, `snapdiff.json`'s ignore rules for the key, then the
+  /// settings file beside the baseline, then the frame's own settings (a test's masks, a
+  /// `<key>.snapdiff.json` in the frames folder, a service request's `settings` part), each
+  /// refining the one before. The order matters (a later match level wins), so it is written once.
+  ///
+  /// - Throws: `ConfigurationError` for settings that cannot apply (a bad selector).
+  public func comparison(
+    for key: SnapshotKey, baselineSettings: SnapshotSettings?, frameSettings: SnapshotSettings?
+  ) throws -> FrameComparison {
+    var options = self.options
+    options.ignoreRegions += config.ignoreRegions(for: key)
+    options.matchLevel = matchLevel.pixelLevel
+    var comparison = FrameComparison(
+      options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance)
+    if let baselineSettings { comparison = try baselineSettings.applied(to: comparison) }
+    if let frameSettings { comparison = try frameSettings.applied(to: comparison) }
+    // The pixel kernel runs at the pixel level under the frame level (layout → strict,
+    // text-aware → perceptual); the frame level itself stays in `matchLevel`.
+    comparison.options.matchLevel = comparison.matchLevel.pixelLevel
+    return comparison
+  }
+
+  /// A snapshot's verdict and what the record mode does with its frame.
+  public struct Verdict: Sendable, Equatable {
+    /// `new` (no baseline), `passed` or `failed`.
+    public var status: SnapshotStatus
+    /// The frame is written as the baseline. (A run's verdict over its records, approvals and
+    /// errors included, is `RunVerdict.fails(with:recordMode:)`.)
+    public var records: Bool
+  }
+
+  /// A snapshot without a baseline: `new`, recorded unless the mode is `never`.
+  public var withoutBaseline: Verdict { Verdict(status: .new, records: recordMode.records(.new)) }
+
+  /// A compared snapshot: `passed` (re-recorded in mode `all` when its pixels are not identical
+  /// to the baseline's: an identical frame would rewrite the same picture) or `failed`
+  /// (re-recorded in modes `all` and `failed`, and still reported failed).
+  public func verdict(passed: Bool, identical: Bool) -> Verdict {
+    passed
+      ? Verdict(status: .passed, records: recordMode == .all && !identical)
+      : Verdict(status: .failed, records: recordMode.records(.failed))
+  }
+
+  /// What ``check(_:key:frameSettings:in:)`` found.
+  public struct Checked: Sendable {
+    public var verdict: Verdict
+    /// The baseline compared against (nil: none, the snapshot is new).
+    public var baseline: BaselineStore.Location?
+    public var baselineFrame: Frame?
+    /// The comparison made (nil without a baseline), to draw the diff image with.
+    public var comparison: FrameComparison?
+    public var outcome: FrameComparison.Outcome?
+    /// Where the frame was written as the baseline, when the record mode wrote it.
+    public var recordedPath: String?
+  }
+
+  /// Checks `frame` as `key` in memory against `store`: the baseline located (its environment
+  /// and overlays), compared under ``comparison(for:baselineSettings:frameSettings:)``, and the
+  /// frame written as the baseline when the record mode says so. What `RunChecker.check` decides
+  /// for a frames folder, for a frame a test holds.
+  ///
+  /// - Throws: `FileError`/`PNGError` for a baseline that cannot be read, `ConfigurationError`
+  ///   for settings that cannot apply, `StoreEscapeError` for a write out of the store.
+  public func check(_ frame: Frame, key: SnapshotKey, frameSettings: SnapshotSettings?, in store: BaselineStore)
+    throws -> Checked
+  {
+    guard let location = try store.locate(key) else {
+      let verdict = withoutBaseline
+      var checked = Checked(verdict: verdict)
+      if verdict.records { checked.recordedPath = try record(frame, key: key, in: store) }
+      return checked
+    }
+    let baseline = try Frame.load(location.path)
+    let comparison = try self.comparison(
+      for: key, baselineSettings: try store.settings(at: location), frameSettings: frameSettings)
+    let outcome = try comparison.compare(baseline, frame)
+    let verdict = self.verdict(passed: outcome.passed, identical: outcome.result.identical)
+    var checked = Checked(
+      verdict: verdict, baseline: location, baselineFrame: baseline, comparison: comparison, outcome: outcome)
+    if verdict.records { checked.recordedPath = try record(frame, key: key, in: store) }
+    return checked
+  }
+
+  private func record(_ frame: Frame, key: SnapshotKey, in store: BaselineStore) throws -> String {
+    try store.write(try PNGEncoder().encode(frame.image), tree: frame.tree, for: key)
+    return store.writePath(for: key)
+  }
+}
