@@ -112,7 +112,7 @@ static void unfilter_row(int filter, const uint8_t *in, const uint8_t *prior, ui
   switch (filter) {
     case FILTER_NONE:
       if (channels == 4) {
-        memcpy(out, in, (size_t)width * 4);
+        memmove(out, in, (size_t)width * 4); /* in place, the row may overlap its input */
       } else {
         for (uint32_t x = 0; x < width; x++, in += step, out += 4) store4(out, load4(in), alpha);
       }
@@ -292,10 +292,21 @@ static int check_and_unfilter(const uint8_t *inflated, uint32_t width, uint32_t 
 #if defined(CPNG_HAVE_LIBDEFLATE)
 
 /* The whole-stream path: the IDAT chunks joined (used in place when there is one), inflated by
- * libdeflate in one call into a buffer of exactly the size the header implies, then checked and
- * unfiltered. The same rules as the zlib path: the stream must fill the image exactly and end
- * with it, its Adler-32 must match, and nothing may follow it in the last chunk. */
-static int decode_whole_stream(idat_walk *walk, uint32_t width, uint32_t height, int channels, uint8_t *rgba) {
+ * libdeflate in one call into exactly the size the header implies, then checked and unfiltered.
+ * The same rules as the zlib path: the stream must fill the image exactly and end with it, its
+ * Adler-32 must match, and nothing may follow it in the last chunk.
+ *
+ * When the output has room (capacity >= cpng_rgba_capacity), the rows are inflated into its end
+ * and unfiltered forward in place: output row y starts at y * 4w, its filtered input at
+ * offset + y * (cw + 1) + 1 with offset = capacity - inflated size - 16 (16 bytes for SIMD
+ * loads past the last row). Writing pixel x of row y (at most 16 bytes from y * 4w + 4x, after
+ * loading its input) never reaches input not yet read (from offset + y * (cw + 1) + 1 + cx + c,
+ * or + 16 for 16-byte loads): for RGBA the offset is at least 48 and the input row is longer
+ * than the output row; for RGB the gap closes by one byte a pixel, to offset - h * (w - 1)
+ * = h + 48 at the very end. The Adler-32 of each block of rows is taken before the block is
+ * unfiltered, and the rows above (the prediction) are output, which nothing writes again. */
+static int decode_whole_stream(idat_walk *walk, uint32_t width, uint32_t height, int channels, uint8_t *rgba,
+                               size_t capacity) {
   const size_t stride = (size_t)width * channels + 1;
   const size_t inflated_size = (size_t)height * stride;
   const uint8_t *first;
@@ -324,19 +335,25 @@ static int decode_whole_stream(idat_walk *walk, uint32_t width, uint32_t height,
   if (stream_size < 2 + 4 || stream[0] != 0x78 || (stream[1] & 0x20) != 0 ||
       ((stream[0] << 8) | stream[1]) % 31 != 0)
     goto done;
-  inflated = malloc(inflated_size + 16);
+  uint8_t *target;
+  if (capacity >= cpng_rgba_capacity(width, height)) {
+    target = rgba + (capacity - inflated_size - 16);
+  } else {
+    target = inflated = malloc(inflated_size + 16);
+    if (!inflated) goto done;
+    cpng_advise_huge_pages(inflated, inflated_size);
+  }
   decompressor = libdeflate_alloc_decompressor();
-  if (!inflated || !decompressor) goto done;
-  cpng_advise_huge_pages(inflated, inflated_size);
+  if (!decompressor) goto done;
   size_t consumed = 0, produced = 0;
   /* More data than the image: LIBDEFLATE_INSUFFICIENT_SPACE; less: `produced` falls short. */
-  if (libdeflate_deflate_decompress_ex(decompressor, stream + 2, stream_size - 2, inflated, inflated_size,
+  if (libdeflate_deflate_decompress_ex(decompressor, stream + 2, stream_size - 2, target, inflated_size,
                                        &consumed, &produced) != LIBDEFLATE_SUCCESS ||
       produced != inflated_size)
     goto done;
   /* The trailer right after the deflate stream, and nothing after it. */
   if (stream_size - 2 - consumed != 4) goto done;
-  ok = check_and_unfilter(inflated, width, height, channels, be32(stream + 2 + consumed), rgba);
+  ok = check_and_unfilter(target, width, height, channels, be32(stream + 2 + consumed), rgba);
 
 done:
   if (decompressor) libdeflate_free_decompressor(decompressor);
@@ -361,7 +378,7 @@ const char *cpng_inflater(void) {
 }
 
 int cpng_fast_decode(const uint8_t *data, size_t size, size_t idat_header, uint32_t width,
-                     uint32_t height, int channels, uint8_t *rgba) {
+                     uint32_t height, int channels, uint8_t *rgba, size_t capacity) {
   if ((channels != 3 && channels != 4) || width == 0 || height == 0) return 0;
   if (idat_header > size) return 0;
   const size_t row_in = (size_t)width * channels;
@@ -381,7 +398,7 @@ int cpng_fast_decode(const uint8_t *data, size_t size, size_t idat_header, uint3
   }
 
 #if defined(CPNG_HAVE_LIBDEFLATE)
-  if ((size_t)height * stride <= WHOLE_STREAM_LIMIT) return decode_whole_stream(&walk, width, height, channels, rgba);
+  if ((size_t)height * stride <= WHOLE_STREAM_LIMIT) return decode_whole_stream(&walk, width, height, channels, rgba, capacity);
 #endif
 
   const uint8_t *in = NULL;
