@@ -12,6 +12,9 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 struct cpng_reader {
   png_structp png;
@@ -337,5 +340,13 @@ void cpng_advise_huge_pages(void *buffer, size_t size) {
 #else
   (void)buffer;
   (void)size;
+#endif
+}
+
+int cpng_keep_freed_buffers(void) {
+#if defined(__GLIBC__)
+  return mallopt(M_MMAP_THRESHOLD, 32 << 20) == 1 && mallopt(M_TRIM_THRESHOLD, 128 << 20) == 1;
+#else
+  return 0;
 #endif
 }

@@ -87,6 +87,14 @@ void cpng_reader_destroy(cpng_reader *reader);
 void cpng_advise_huge_pages(void *buffer, size_t size);
 
 /*
+ * glibc: allocations up to 32 MB (its largest mmap threshold) come from the heap, and up to
+ * 128 MB of freed heap stays in the process (mallopt M_MMAP_THRESHOLD, M_TRIM_THRESHOLD), so
+ * that rasters freed after one image are reused for the next instead of being unmapped and
+ * faulted in, zeroed, again. Returns 1 when both were set; 0 elsewhere (nothing done).
+ */
+int cpng_keep_freed_buffers(void);
+
+/*
  * What inflates the fast path's image data: "libdeflate 1.23 (zlib 1.3.1 for images over
  * 64 MB)" when snapdiff was built with libdeflate, else "zlib 1.3.1".
  */
