@@ -20,12 +20,13 @@
  *   idat_header         offset of the first IDAT chunk's length field (where png_read_info
  *                       stopped, minus the 8 header bytes it read)
  *   channels            3 (RGB) or 4 (RGBA)
- *   rgba                width * height * 4 bytes
+ *   rgba, capacity      the output: width * height * 4 bytes, and room to inflate in place
+ *                       when capacity >= cpng_rgba_capacity(width, height)
  *
  * Returns 1 when every row was decoded and the zlib stream ended, checked, with the image.
  */
 int cpng_fast_decode(const uint8_t *data, size_t size, size_t idat_header, uint32_t width,
-                     uint32_t height, int channels, uint8_t *rgba);
+                     uint32_t height, int channels, uint8_t *rgba, size_t capacity);
 
 /* Adler-32 (zlib's), with SSE2 where there is SSE2. */
 uint32_t cpng_adler32(uint32_t adler, const uint8_t *bytes, size_t length);

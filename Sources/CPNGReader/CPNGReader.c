@@ -12,6 +12,9 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 struct cpng_reader {
   png_structp png;
@@ -262,7 +265,11 @@ cpng_error_kind cpng_reader_check_image_data(cpng_reader *reader) {
   return CPNG_OK;
 }
 
-cpng_error_kind cpng_reader_read_rgba(cpng_reader *reader, uint8_t *rgba) {
+size_t cpng_rgba_capacity(uint32_t width, uint32_t height) {
+  return (size_t)width * height * 4 + height + 64;
+}
+
+cpng_error_kind cpng_reader_read_rgba(cpng_reader *reader, uint8_t *rgba, size_t capacity) {
   if (cpng_reader_check_image_data(reader) != CPNG_OK) return reader->kind;
   png_structp png = reader->png;
   png_infop info = reader->info;
@@ -282,7 +289,7 @@ cpng_error_kind cpng_reader_read_rgba(cpng_reader *reader, uint8_t *rgba) {
       reader->position >= 16 && memcmp(reader->data + reader->position - 4, "IDAT", 4) == 0 &&
       reader->fast_path &&
       cpng_fast_decode(reader->data, reader->size, reader->position - 8, width, height,
-                       color_type == PNG_COLOR_TYPE_RGB ? 3 : 4, rgba)) {
+                       color_type == PNG_COLOR_TYPE_RGB ? 3 : 4, rgba, capacity)) {
     return CPNG_OK;
   }
 
@@ -333,5 +340,13 @@ void cpng_advise_huge_pages(void *buffer, size_t size) {
 #else
   (void)buffer;
   (void)size;
+#endif
+}
+
+int cpng_keep_freed_buffers(void) {
+#if defined(__GLIBC__)
+  return mallopt(M_MMAP_THRESHOLD, 32 << 20) == 1 && mallopt(M_TRIM_THRESHOLD, 128 << 20) == 1;
+#else
+  return 0;
 #endif
 }

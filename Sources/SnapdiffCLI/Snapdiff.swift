@@ -33,6 +33,10 @@ public struct Snapdiff: ParsableCommand {
         exit(withError: error)
       }
     }
+    // Freed rasters are reused for the next image instead of coming back from the kernel as
+    // fresh, zeroed pages. `snapdiff serve`, which lives long, runs another executable above
+    // and keeps the allocator's defaults.
+    ProcessMemory.keepFreedImages()
     main(arguments)
   }
 }

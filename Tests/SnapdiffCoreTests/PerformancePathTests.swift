@@ -59,6 +59,37 @@ struct PerformancePathTests {
     }
   }
 
+  /// Rows of every filter type (None, Sub, Up, Average, Paeth, in turn and at random) over
+  /// random bytes, so each predictor meets every kind of neighbour (Paeth's ties included), in
+  /// images wide and tall enough for the fast path's 16-byte loads and its in-place unfiltering
+  /// (the inflated rows written into the end of the output): the same pixels as libpng.
+  @Test("fast decode path equals libpng on rows of every filter over random bytes", arguments: [2, 6])
+  func fastPathOnEveryFilter(_ colorType: UInt8) throws {
+    var slow = PNGDecoder()
+    slow.usesFastPath = false
+    var random = SystemRandomNumberGenerator()
+    let channels = colorType == 2 ? 3 : 4
+    for (width, height) in [(1, 7), (5, 11), (33, 40), (301, 97)] {
+      let builder = PNGFileBuilder(width: width, height: height, colorType: colorType, bitDepth: 8) { _, _, _ in 0 }
+      var rows: [UInt8] = []
+      for y in 0..<height {
+        rows.append(y < 10 ? UInt8(y % 5) : UInt8.random(in: 0...4, using: &random))
+        // Mostly small values, as real filtered rows are; some rows wholly random.
+        let wild = y % 3 == 0
+        for _ in 0..<(width * channels) {
+          rows.append(wild ? UInt8.random(in: 0...255, using: &random) : UInt8.random(in: 0...3, using: &random) &- 1)
+        }
+      }
+      var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" { bytes += PNGFileBuilder.chunk(type, data) }
+      bytes += PNGFileBuilder.chunk("IDAT", PNGFileBuilder.zlibStored(rows))
+      bytes += PNGFileBuilder.chunk("IEND", [])
+      let fast = try PNGDecoder().decode(bytes, path: "x.png")
+      let reference = try slow.decode(bytes, path: "x.png")
+      #expect(fast == reference, "\(width)×\(height), colour type \(colorType)")
+    }
+  }
+
   /// The zlib stream's edges, where the whole-stream inflater (libdeflate) and the streaming one
   /// (zlib) must both hand over to libpng or agree with it: more image data than the image,
   /// less, bytes after the Adler-32, the stream split across chunks anywhere (the trailer too),

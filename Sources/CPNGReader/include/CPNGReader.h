@@ -53,8 +53,18 @@ cpng_error_kind cpng_reader_check_image_data(cpng_reader *reader);
  * palettes and tRNS expanded, gray copied to R, G and B, opaque images given alpha 255,
  * 16-bit samples scaled to 8 bits with rounding (v * 255 / 65535), interlacing resolved,
  * gamma not applied (the values Pillow, browsers' canvas and pixelmatch's pngjs read).
+ *
+ * `capacity` is the size of the buffer at `rgba`, at least width * height * 4. When it is at
+ * least cpng_rgba_capacity(width, height), the fast path inflates the image data into the end of
+ * that buffer and unfilters it forward in place (the rows written always stay behind the rows
+ * still to read), so no second buffer of the image's size is allocated and touched; with less,
+ * it inflates into a buffer of its own. The bytes past width * height * 4 are scratch.
  */
-cpng_error_kind cpng_reader_read_rgba(cpng_reader *reader, uint8_t *rgba);
+cpng_error_kind cpng_reader_read_rgba(cpng_reader *reader, uint8_t *rgba, size_t capacity);
+
+/* The buffer size that lets cpng_reader_read_rgba decode in place: the image's RGBA bytes, one
+ * byte a row (the filter bytes) and 64 bytes of margin. */
+size_t cpng_rgba_capacity(uint32_t width, uint32_t height);
 
 /*
  * Whether 8-bit RGB/RGBA images may take the fast path (on by default; the environment variable
@@ -75,6 +85,14 @@ void cpng_reader_destroy(cpng_reader *reader);
  * elsewhere, for small buffers, or when the kernel says no.
  */
 void cpng_advise_huge_pages(void *buffer, size_t size);
+
+/*
+ * glibc: allocations up to 32 MB (its largest mmap threshold) come from the heap, and up to
+ * 128 MB of freed heap stays in the process (mallopt M_MMAP_THRESHOLD, M_TRIM_THRESHOLD), so
+ * that rasters freed after one image are reused for the next instead of being unmapped and
+ * faulted in, zeroed, again. Returns 1 when both were set; 0 elsewhere (nothing done).
+ */
+int cpng_keep_freed_buffers(void);
 
 /*
  * What inflates the fast path's image data: "libdeflate 1.23 (zlib 1.3.1 for images over

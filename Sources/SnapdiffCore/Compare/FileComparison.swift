@@ -33,8 +33,8 @@ public struct FileComparison: Sendable {
   /// backdrop, and when it does not decode the image is drawn without one.
   ///
   /// - Parameters:
-  ///   - diffPath: where to write the diff image (atomically, with `PNGEncoder(speed: .fast)`);
-  ///     `nil` counts only.
+  ///   - diffPath: where to write the diff image (atomically, with `PNGEncoder(speed: .fast)`,
+  ///     not `fsync`ed: it is made again on request); `nil` counts only.
   /// - Throws: `FileError` or `PNGError` naming the file that cannot be read, decoded or written.
   /// - Complexity: O(width × height).
   public func compare(baseline: String, current: String, diffPath: String? = nil) throws -> Outcome {
@@ -58,7 +58,7 @@ public struct FileComparison: Sendable {
           (try? decoder.decode(first, path: baseline))
           ?? RGBAImage(width: header.width, height: header.height, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
         let (result, drawn) = engine.compareDrawingIdentical(image)
-        try PNGEncoder(speed: .fast).write(drawn, to: diffPath)
+        try PNGEncoder(speed: .fast).write(drawn, to: diffPath, synced: false)
         return Outcome(result: result, diffPath: diffPath)
       }
       let decoder = self.decoder
@@ -72,7 +72,7 @@ public struct FileComparison: Sendable {
       return Outcome(result: engine.compare(baselineImage, currentImage), diffPath: nil)
     }
     let (result, image) = engine.compareDrawingDiff(baselineImage, currentImage)
-    try PNGEncoder(speed: .fast).write(image, to: diffPath)
+    try PNGEncoder(speed: .fast).write(image, to: diffPath, synced: false)
     return Outcome(result: result, diffPath: diffPath)
   }
 

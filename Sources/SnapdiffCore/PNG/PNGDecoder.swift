@@ -57,10 +57,14 @@ public struct PNGDecoder: Sendable {
       // A header can claim far more rows than the file holds: prove the data is there first.
       try reader.checkImageData()
       let byteCount = header.width * header.height * 4
+      // A little more than the image (a byte a row, and a margin): room for the fast path to
+      // inflate into the end of the raster and unfilter in place, instead of inflating into a
+      // second buffer as large as the image.
+      let capacity = cpng_rgba_capacity(UInt32(header.width), UInt32(header.height))
       var failure: PNGError?
-      let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, count in
+      let pixels = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
         cpng_advise_huge_pages(buffer.baseAddress, buffer.count)
-        failure = reader.readPixels(into: buffer.baseAddress!)
+        failure = reader.readPixels(into: buffer)
         count = failure == nil ? byteCount : 0
       }
       if let failure { throw failure }
@@ -150,9 +154,10 @@ private struct Reader {
     guard status == CPNG_OK else { throw error(status) }
   }
 
-  /// Decodes the pixels into `buffer`; the error, or `nil` on success.
-  func readPixels(into buffer: UnsafeMutablePointer<UInt8>) -> PNGError? {
-    let status = cpng_reader_read_rgba(handle, buffer)
+  /// Decodes the pixels into `buffer` (the image's bytes first; the rest is scratch); the error,
+  /// or `nil` on success.
+  func readPixels(into buffer: UnsafeMutableBufferPointer<UInt8>) -> PNGError? {
+    let status = cpng_reader_read_rgba(handle, buffer.baseAddress!, buffer.count)
     return status == CPNG_OK ? nil : error(status)
   }
 

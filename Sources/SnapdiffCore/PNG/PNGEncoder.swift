@@ -78,14 +78,17 @@ public struct PNGEncoder: Sendable {
 
   /// Encodes `image` and writes it to `path` atomically (a reader never sees half a file).
   ///
+  /// - Parameters:
+  ///   - synced: whether to `fsync` the file before it replaces `path` (see
+  ///     `FileIO.writeAtomically`); `false` for images made again on request.
   /// - Throws: `PNGError` when encoding fails, `FileError` when the file cannot be written.
-  public func write(_ image: RGBAImage, to path: String) throws {
+  public func write(_ image: RGBAImage, to path: String, synced: Bool = true) throws {
     var bytes: [UInt8]
     do {
       bytes = try encode(image)
     } catch {
       throw PNGError(kind: error.kind, path: path, message: error.message)
     }
-    try FileIO.writeAtomically(bytes, to: path)
+    try FileIO.writeAtomically(bytes, to: path, synced: synced)
   }
 }

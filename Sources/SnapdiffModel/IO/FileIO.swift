@@ -101,13 +101,18 @@ public enum FileIO {
   /// Writes `bytes` to `path` atomically: a temporary file in the same folder, `fsync`, then
   /// `rename` over the target, so a reader sees the old file or the new one, never a part.
   ///
+  /// - Parameters:
+  ///   - synced: `false` skips the `fsync` (still atomic for readers, not durable across a
+  ///     crash of the machine): for output that is made again on request, such as the diff
+  ///     image of `snapdiff compare --diff`, where waiting for the disk was most of the time
+  ///     the diff image added.
   /// - Throws: `FileError` when the folder is missing or not writable, or the disk is full.
-  public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(FileError) {
+  public static func writeAtomically(_ bytes: [UInt8], to path: String, synced: Bool = true) throws(FileError) {
     let temporary = temporaryPath(beside: path)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw .system(path: path, action: "create a file beside it") }
     var failure = writeAll(bytes, to: descriptor)
-    if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+    if failure == 0 && synced && fsync(descriptor) != 0 { failure = errno }
     if close(descriptor) != 0 && failure == 0 { failure = errno }
     if failure == 0 && rename(temporary, path) != 0 { failure = errno }
     if failure != 0 {
