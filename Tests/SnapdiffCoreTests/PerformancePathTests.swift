@@ -81,9 +81,9 @@ struct PerformancePathTests {
         }
       }
       var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" { bytes += PNGFileBuilder.chunk(type, data) }
-      bytes += PNGFileBuilder.chunk("IDAT", PNGFileBuilder.zlibStored(rows))
-      bytes += PNGFileBuilder.chunk("IEND", [])
+      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" { bytes += PNGBytes.chunk(type, data) }
+      bytes += PNGBytes.chunk("IDAT", PNGBytes.zlibStored(rows))
+      bytes += PNGBytes.chunk("IEND", [])
       let fast = try PNGDecoder().decode(bytes, path: "x.png")
       let reference = try slow.decode(bytes, path: "x.png")
       #expect(fast == reference, "\(width)×\(height), colour type \(colorType)")
