@@ -1,9 +1,10 @@
+import SnapdiffCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import SnapdiffCore
 
 /// A small job-search app, described screen by screen as element trees: what snapdiff's own
 /// example suite snapshots. The profile screen has a live clock and an ad banner that change on
@@ -52,13 +53,18 @@ public final class ExampleApp: @unchecked Sendable {
       Element(
         identifier: "onboardingPages", elementType: .pageIndicator, value: "page \(step) of 2",
         frame: frame(145, 540, 100, 20)),
-      element(.button, step == 1 ? "onboardingContinue" : "onboardingDone", step == 1 ? "Continue" : "Show my jobs", 24, 700, 342, 52),
+      element(
+        .button, step == 1 ? "onboardingContinue" : "onboardingDone", step == 1 ? "Continue" : "Show my jobs", 24, 700,
+        342, 52),
     ]
     if step == 2 {
       for (index, skill) in ["Swift", "XCUITest", "CI", "Accessibility"].enumerated() {
-        var chip = element(.button, "skill\(skill)", skill, 24 + Double(index % 2) * 175, 560 + Double(index / 2) * 56, 167, 44)
-        chip.background = HexColor(index == 0 ? RGBAColor(red: 0, green: 122, blue: 255) : RGBAColor(red: 229, green: 229, blue: 234))
-        chip.foreground = HexColor(index == 0 ? RGBAColor(red: 255, green: 255, blue: 255) : RGBAColor(red: 0, green: 0, blue: 0))
+        var chip = element(
+          .button, "skill\(skill)", skill, 24 + Double(index % 2) * 175, 560 + Double(index / 2) * 56, 167, 44)
+        chip.background = HexColor(
+          index == 0 ? RGBAColor(red: 0, green: 122, blue: 255) : RGBAColor(red: 229, green: 229, blue: 234))
+        chip.foreground = HexColor(
+          index == 0 ? RGBAColor(red: 255, green: 255, blue: 255) : RGBAColor(red: 0, green: 0, blue: 0))
         chip.isSelected = index == 0
         children.append(chip)
       }
@@ -89,14 +95,20 @@ public final class ExampleApp: @unchecked Sendable {
       Element(
         identifier: "resultsNavigationBar", elementType: .navigationBar, frame: frame(0, 47, 390, 44),
         children: [element(.staticText, "resultsTitle", "\(jobs.count) jobs for you", 110, 58, 170, 22)]),
-      Element(identifier: "resultsSearch", elementType: .searchField, label: "Search", placeholderValue: "Search jobs", frame: frame(16, 99, 358, 40)),
-      Element(identifier: "resultsTable", elementType: .table, frame: frame(0, 147, 390, 613), background: HexColor(RGBAColor(red: 255, green: 255, blue: 255)), children: cells),
+      Element(
+        identifier: "resultsSearch", elementType: .searchField, label: "Search", placeholderValue: "Search jobs",
+        frame: frame(16, 99, 358, 40)),
+      Element(
+        identifier: "resultsTable", elementType: .table, frame: frame(0, 147, 390, 613),
+        background: HexColor(RGBAColor(red: 255, green: 255, blue: 255)), children: cells),
       tabBar(),
     ])
   }
 
   private func profile() -> ElementTree {
-    let ads = ["50% off premium, today only", "Try CV review for free", "New: salary insights", "Upgrade and stand out"]
+    let ads = [
+      "50% off premium, today only", "Try CV review for free", "New: salary insights", "Upgrade and stand out",
+    ]
     let time = now()
     let logoutY = 390.0 + (movesLogoutButton ? 8 : 0)
     return screenTree([
@@ -108,7 +120,11 @@ public final class ExampleApp: @unchecked Sendable {
       element(.staticText, "profileName", "Anna Example", 24, 226, 342, 30),
       Element(
         identifier: "profileNotifications", elementType: .cell, label: "Notifications", frame: frame(0, 280, 390, 50),
-        children: [Element(identifier: "notificationsSwitch", elementType: .switch, label: "Notifications", value: "1", frame: frame(323, 290, 51, 31))]),
+        children: [
+          Element(
+            identifier: "notificationsSwitch", elementType: .switch, label: "Notifications", value: "1",
+            frame: frame(323, 290, 51, 31))
+        ]),
       Element(identifier: "profileSettings", elementType: .cell, label: "Settings", frame: frame(0, 330, 390, 50)),
       Element(
         identifier: "logoutButton", elementType: .button, label: "Log out", frame: frame(24, logoutY, 342, 52),
@@ -116,7 +132,9 @@ public final class ExampleApp: @unchecked Sendable {
       Element(
         identifier: "adBanner", elementType: .other, frame: frame(0, 676, 390, 84),
         background: HexColor(RGBAColor(red: 255, green: 244, blue: 214)),
-        children: [element(.staticText, "adText", "Ad: " + ads[(time.minute + time.second) % ads.count], 16, 706, 358, 24)]),
+        children: [
+          element(.staticText, "adText", "Ad: " + ads[(time.minute + time.second) % ads.count], 16, 706, 358, 24)
+        ]),
       tabBar(),
     ])
   }
@@ -150,7 +168,10 @@ public final class ExampleApp: @unchecked Sendable {
         children: [Element(elementType: .window, frame: frame(0, 0, 390, 844), children: children)]))
   }
 
-  private func element(_ type: ElementType, _ identifier: String, _ label: String, _ x: Double, _ y: Double, _ width: Double, _ height: Double) -> Element {
+  private func element(
+    _ type: ElementType, _ identifier: String, _ label: String, _ x: Double, _ y: Double, _ width: Double,
+    _ height: Double
+  ) -> Element {
     Element(identifier: identifier, elementType: type, label: label, frame: frame(x, y, width, height))
   }
 

@@ -15,10 +15,12 @@ final class OnboardingSnapshotTests: BaseTest {
       .takeSnapshot(.welcome)
       .tapContinue()
       .takeSnapshot(.skills)
-    XCTAssertEqual(pages.snapshotController?.verdicts.map(\.key), [
-      "Onboarding - test_onboarding/Onboarding - welcome",
-      "Onboarding - test_onboarding/Onboarding - skills",
-    ])
+    XCTAssertEqual(
+      pages.snapshotController?.verdicts.map(\.key),
+      [
+        "Onboarding - test_onboarding/Onboarding - welcome",
+        "Onboarding - test_onboarding/Onboarding - skills",
+      ])
   }
 }
 
@@ -91,7 +93,8 @@ final class DeliberateChangeTests: BaseTest {
     XCTAssertEqual(verdict.status, .failed)
     XCTAssertEqual(failures.count, 1)
     let message = try XCTUnwrap(failures.first)
-    XCTAssertTrue(message.contains("Snapshot 'Profile - test_results_and_profile/Profile' does not match its baseline"), message)
+    XCTAssertTrue(
+      message.contains("Snapshot 'Profile - test_results_and_profile/Profile' does not match its baseline"), message)
     XCTAssertTrue(message.contains("button 'logoutButton' moved 8 pt down"), message)
     let diff = try XCTUnwrap(verdict.diffPath)
     XCTAssertTrue(message.contains(diff))

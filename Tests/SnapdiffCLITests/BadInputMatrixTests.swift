@@ -410,7 +410,9 @@ struct BadInputMatrixTests {
       #expect(approve.status == 2)
       if argument.utf8.count > 1024 {
         // Longer than any key: refused as a glob before any run is read.
-        #expect(approve.standardError.contains("is \(argument.utf8.count) bytes; a glob, like a key, is at most 1024"), "\(approve.standardError)")
+        #expect(
+          approve.standardError.contains("is \(argument.utf8.count) bytes; a glob, like a key, is at most 1024"),
+          "\(approve.standardError)")
       } else {
         #expect(approve.standardError.contains("no snapshot in run"))
         #expect(approve.standardError.contains("matches '\(argument)'"))
@@ -459,7 +461,8 @@ struct BadInputMatrixTests {
       #expect(check.status == 2)
       #expect(
         check.standardError.contains(
-          "differs from '\(nfd)' only by Unicode normalisation (the same text in other code points, as é and e + ́): the two would be one file on macOS and Windows"),
+          "differs from '\(nfd)' only by Unicode normalisation (the same text in other code points, as é and e + ́): the two would be one file on macOS and Windows"
+        ),
         "\(check.standardError)")
       #expect(try StoreBytes(workspace) == before)
     }

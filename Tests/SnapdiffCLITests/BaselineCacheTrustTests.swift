@@ -43,7 +43,9 @@ struct BaselineCacheTrustTests {
   static func write(_ bytes: [UInt8], _ path: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
 
   /// `check` still fails the changed snapshot, and the planted entry is gone.
-  static func expectStillFailed(_ setup: Setup, planted: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws {
+  static func expectStillFailed(_ setup: Setup, planted: [UInt8], sourceLocation: SourceLocation = #_sourceLocation)
+    throws
+  {
     try write(planted, setup.baselineEntry)
     let check = try setup.workspace.snapdiff(["check", "frames"])
     #expect(check.status == 1, "\(check.standardOutput)\(check.standardError)", sourceLocation: sourceLocation)

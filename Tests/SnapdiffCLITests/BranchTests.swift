@@ -23,7 +23,8 @@ struct BranchTests {
 
       // A worktree-style .git file pointing at a git folder whose HEAD names a branch.
       try FileManager.default.createDirectory(atPath: workspace.root + "/gitdir", withIntermediateDirectories: true)
-      try "ref: refs/heads/topic/login\n".write(toFile: workspace.root + "/gitdir/HEAD", atomically: true, encoding: .utf8)
+      try "ref: refs/heads/topic/login\n".write(
+        toFile: workspace.root + "/gitdir/HEAD", atomically: true, encoding: .utf8)
       try "gitdir: gitdir\n".write(toFile: workspace.root + "/.git", atomically: true, encoding: .utf8)
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
       #expect(try branches(workspace) == ("topic/login", nil))
@@ -55,11 +56,14 @@ struct BranchTests {
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
       let trunk = try FileIO.read(workspace.root + "/baselines/\(home).png")
       // What the service writes for an approval on feature/login.
-      try workspace.writeFrame(home, Workspace.screen([PixelRect(x: 1, y: 1, width: 3, height: 3)]), folder: "baselines/.branches/feature%2Flogin")
+      try workspace.writeFrame(
+        home, Workspace.screen([PixelRect(x: 1, y: 1, width: 3, height: 3)]),
+        folder: "baselines/.branches/feature%2Flogin")
       let branchBytes = try FileIO.read(workspace.root + "/baselines/.branches/feature%2Flogin/\(home).png")
       #expect(try workspace.snapdiff(["branch", "list"]).standardOutput == "feature/login  1 baseline\n")
       // check reads no overlay: the store's baseline still rules.
-      #expect(try workspace.snapdiff(["check", "frames", "--branch", "feature/login", "--base-branch", "main"]).status == 0)
+      #expect(
+        try workspace.snapdiff(["check", "frames", "--branch", "feature/login", "--base-branch", "main"]).status == 0)
 
       let dry = try workspace.snapdiff(["branch", "merge", "feature/login", "--dry-run"])
       #expect(dry.standardOutput == "would merge branch feature/login: 1 baseline\n  \(home)\n")

@@ -8,7 +8,8 @@ import Testing
 /// below what the inputs cost before (figures in each test).
 @Suite(
   "cheap inputs, bounded costs",
-  .enabled(if: FileManager.default.isExecutableFile(atPath: SnapdiffProcess.timeTool), "needs GNU time: apt-get install time"))
+  .enabled(
+    if: FileManager.default.isExecutableFile(atPath: SnapdiffProcess.timeTool), "needs GNU time: apt-get install time"))
 struct CheapInputCostTests {
   static let timeLimit = 2.0
   static let memoryLimit = 200 << 20
@@ -19,7 +20,8 @@ struct CheapInputCostTests {
   func claimedRows() throws {
     let file =
       PNGBytes.signature
-      + PNGBytes.chunk("IHDR", PNGBytes.ihdr(width: 1, height: 200_000_000, bitDepth: 8, colorType: 6, interlaced: false))
+      + PNGBytes.chunk(
+        "IHDR", PNGBytes.ihdr(width: 1, height: 200_000_000, bitDepth: 8, colorType: 6, interlaced: false))
       + PNGBytes.chunk("IDAT", PNGBytes.zlibStored([])) + PNGBytes.chunk("IEND", [])
     #expect(file.count == 68)
     try withTemporaryDirectory { folder in
@@ -97,7 +99,8 @@ struct CheapInputCostTests {
       // Keys near the longest (1024 bytes), of one letter: every `*` has the most ways to match.
       let component = String(repeating: "a", count: 240)
       let keys = (0..<6).map { index in
-        [component, component, component, component].joined(separator: "/") + "/" + String(repeating: "a", count: 15 + index)
+        [component, component, component, component].joined(separator: "/") + "/"
+          + String(repeating: "a", count: 15 + index)
       }
       for key in keys { try workspace.writeFrame(key, Workspace.screen([])) }
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
@@ -106,7 +109,9 @@ struct CheapInputCostTests {
       let refused = try SnapdiffProcess.measured(["approve", "--dry-run", long], in: workspace.root)
       #expect(refused.output.status == 2)
       #expect(
-        refused.output.standardError.hasPrefix("snapdiff: error: the glob '*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a…' is 69000 bytes; a glob, like a key, is at most 1024"),
+        refused.output.standardError.hasPrefix(
+          "snapdiff: error: the glob '*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a…' is 69000 bytes; a glob, like a key, is at most 1024"
+        ),
         "\(refused.output.standardError.prefix(300))")
       Self.expectCheap(refused)
       // The worst cases for backtracking matchers, at the length limit: no match, then a match.
@@ -202,7 +207,8 @@ enum Bomb {
   static func png(width: Int, height: Int, stream: [UInt8], chunkSize: Int, end: Bool = true) -> [UInt8] {
     var file =
       PNGBytes.signature
-      + PNGBytes.chunk("IHDR", PNGBytes.ihdr(width: width, height: height, bitDepth: 1, colorType: 0, interlaced: false))
+      + PNGBytes.chunk(
+        "IHDR", PNGBytes.ihdr(width: width, height: height, bitDepth: 1, colorType: 0, interlaced: false))
     var offset = 0
     while offset < stream.count {
       let count = min(chunkSize, stream.count - offset)

@@ -151,15 +151,17 @@ struct CompareCommandTests {
     }
   }
 
-  @Test("usage errors: exit 64 with the reason", arguments: [
-    (["compare", "only-one.png"], "Missing expected argument"),
-    (["compare", "a.png", "b.png", "--threshold", "2"], "--threshold must be between 0 and 1"),
-    (["compare", "a.png", "b.png", "--max-diff-ratio", "5"], "--max-diff-ratio is a fraction between 0 and 1"),
-    (["compare", "a.png", "b.png", "--ignore", "1,2,3"], "--ignore"),
-    (["compare", "a.png", "b.png", "--ignore", "0,0,0,10"], "is empty"),
-    (["compare", "a.png", "b.png", "--diff-color", "red"], "--diff-color"),
-    (["compare", "a.png", "b.png", "--frobnicate"], "Unknown option '--frobnicate'"),
-  ])
+  @Test(
+    "usage errors: exit 64 with the reason",
+    arguments: [
+      (["compare", "only-one.png"], "Missing expected argument"),
+      (["compare", "a.png", "b.png", "--threshold", "2"], "--threshold must be between 0 and 1"),
+      (["compare", "a.png", "b.png", "--max-diff-ratio", "5"], "--max-diff-ratio is a fraction between 0 and 1"),
+      (["compare", "a.png", "b.png", "--ignore", "1,2,3"], "--ignore"),
+      (["compare", "a.png", "b.png", "--ignore", "0,0,0,10"], "is empty"),
+      (["compare", "a.png", "b.png", "--diff-color", "red"], "--diff-color"),
+      (["compare", "a.png", "b.png", "--frobnicate"], "Unknown option '--frobnicate'"),
+    ])
   func usage(_ arguments: [String], _ message: String) throws {
     let output = try SnapdiffProcess.run(arguments)
     #expect(output.status == 64)
@@ -170,9 +172,11 @@ struct CompareCommandTests {
   func help() throws {
     let output = try SnapdiffProcess.run(["compare", "--help"])
     #expect(output.status == 0)
-    for word in ["--diff", "--threshold", "--include-aa", "--ignore", "--max-diff-pixels", "--max-diff-ratio",
-                 "--diff-mask", "--alpha", "--aa-color", "--diff-color", "--diff-color-alt", "--json",
-                 "exits 0", "64 on a usage error"] {
+    for word in [
+      "--diff", "--threshold", "--include-aa", "--ignore", "--max-diff-pixels", "--max-diff-ratio",
+      "--diff-mask", "--alpha", "--aa-color", "--diff-color", "--diff-color-alt", "--json",
+      "exits 0", "64 on a usage error",
+    ] {
       #expect(output.standardOutput.contains(word), "\(word)")
     }
     let root = try SnapdiffProcess.run(["--help"])
@@ -181,6 +185,7 @@ struct CompareCommandTests {
     #expect(version.hasPrefix("0."))
     // Which inflater the PNG fast path was built with: libdeflate when its header is installed.
     let libdeflateInstalled = FileManager.default.fileExists(atPath: "/usr/include/libdeflate.h")
-    #expect(version.contains("PNG image data inflated with \(libdeflateInstalled ? "libdeflate" : "zlib")"), "\(version)")
+    #expect(
+      version.contains("PNG image data inflated with \(libdeflateInstalled ? "libdeflate" : "zlib")"), "\(version)")
   }
 }

@@ -7,7 +7,9 @@ import Testing
 struct ConcurrencyTests {
   static func key(_ index: Int) -> String { "Group - test_many/Screen \(index < 10 ? "0" : "")\(index)" }
 
-  static func oldScreen(_ index: Int) -> RGBAImage { Workspace.screen([PixelRect(x: index, y: 5, width: 10, height: 10)]) }
+  static func oldScreen(_ index: Int) -> RGBAImage {
+    Workspace.screen([PixelRect(x: index, y: 5, width: 10, height: 10)])
+  }
   static func newScreen(_ index: Int) -> RGBAImage {
     Workspace.screen([PixelRect(x: index, y: 5, width: 10, height: 10), PixelRect(x: 0, y: 30, width: 60, height: 3)])
   }
@@ -61,7 +63,8 @@ struct ConcurrencyTests {
         var updated = 0
         for index in 0..<count {
           let baseline = try workspace.baseline(Self.key(index))
-          #expect(baseline == Self.oldScreen(index) || baseline == Self.newScreen(index), "attempt \(attempt), \(index)")
+          #expect(
+            baseline == Self.oldScreen(index) || baseline == Self.newScreen(index), "attempt \(attempt), \(index)")
           if baseline == Self.newScreen(index) { updated += 1 }
         }
         if approver.terminationReason == .uncaughtSignal && updated > 0 && updated < count { interruptedMidWay += 1 }
@@ -72,7 +75,9 @@ struct ConcurrencyTests {
         #expect(leftovers.allSatisfy { !$0.hasSuffix(".png") })
       }
       #expect(interrupted > 0)
-      print("killed approve: \(Self.killIterations) runs, \(interrupted) killed before finishing, \(interruptedMidWay) with some baselines written and some not; every baseline old or new and whole")
+      print(
+        "killed approve: \(Self.killIterations) runs, \(interrupted) killed before finishing, \(interruptedMidWay) with some baselines written and some not; every baseline old or new and whole"
+      )
     }
   }
 }

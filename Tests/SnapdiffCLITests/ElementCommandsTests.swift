@@ -17,14 +17,21 @@ struct ElementCommandsTests {
       #expect(first.status == 0)
       #expect(first.standardOutput == "\(folder)/a.png: 1170×2532\n")
       _ = try SnapdiffProcess.run(["render", login, "-o", folder + "/b.png"])
-      #expect(FileManager.default.contents(atPath: folder + "/a.png") == FileManager.default.contents(atPath: folder + "/b.png"))
+      #expect(
+        FileManager.default.contents(atPath: folder + "/a.png")
+          == FileManager.default.contents(atPath: folder + "/b.png"))
       let small = try SnapdiffProcess.run(["render", login, "-o", folder + "/c.png", "--scale", "1"])
       #expect(small.standardOutput.hasSuffix("390×844\n"))
       let bad = folder + "/bad.tree.json"
-      FileManager.default.createFile(atPath: bad, contents: Data(#"{"screen": {"width": 1, "height": 1}, "root": {"elementType": "buton", "frame": {"x": 0, "y": 0, "width": 1, "height": 1}}}"#.utf8))
+      FileManager.default.createFile(
+        atPath: bad,
+        contents: Data(
+          #"{"screen": {"width": 1, "height": 1}, "root": {"elementType": "buton", "frame": {"x": 0, "y": 0, "width": 1, "height": 1}}}"#
+            .utf8))
       let failure = try SnapdiffProcess.run(["render", bad, "-o", folder + "/d.png"])
       #expect(failure.status == 2)
-      #expect(failure.standardError.contains("$.root.elementType: 'buton' is not an element type (did you mean 'button'?)"))
+      #expect(
+        failure.standardError.contains("$.root.elementType: 'buton' is not an element type (did you mean 'button'?)"))
     }
   }
 
@@ -61,7 +68,8 @@ struct ElementCommandsTests {
       #expect(try masked.json()["ignoredPixels"] as? Int ?? 0 > 0)
 
       let dead = try SnapdiffProcess.run([
-        "compare", folder + "/before.png", folder + "/after.tree.json", "--ignore-element", "clock", "--ignore-element", "~nothing",
+        "compare", folder + "/before.png", folder + "/after.tree.json", "--ignore-element", "clock", "--ignore-element",
+        "~nothing",
       ])
       #expect(dead.status == 0)
       #expect(dead.standardError.contains("--ignore-element '~nothing' matched no element"))
@@ -105,7 +113,9 @@ struct CheckWithTreesTests {
     try Data(try tree.encoded()).write(to: URL(fileURLWithPath: path))
   }
 
-  @Test("a tree-only frame is rendered and recorded with its tree; masks travel in settings files; a moved button fails with its name")
+  @Test(
+    "a tree-only frame is rendered and recorded with its tree; masks travel in settings files; a moved button fails with its name"
+  )
   func cycle() throws {
     try withWorkspace { workspace in
       let tree = try ElementTree.load(ElementCommandsTests.examples + "/login.tree.json")
@@ -119,7 +129,8 @@ struct CheckWithTreesTests {
 
       // The clock changes every run: masked by a settings file that travels with the frame.
       let settings = workspace.root + "/frames/\(key).snapdiff.json"
-      _ = FileManager.default.createFile(atPath: settings, contents: Data(#"{"ignoreElements": ["statusBar/clock", "~adBanner"]}"#.utf8))
+      _ = FileManager.default.createFile(
+        atPath: settings, contents: Data(#"{"ignoreElements": ["statusBar/clock", "~adBanner"]}"#.utf8))
       try writeTree(Self.relabel(tree, "clock", "10:07"), to: frame)
       let clock = try workspace.snapdiff(["check", "frames"], environment: ["CI": "true"])
       #expect(clock.status == 0, "\(clock.standardOutput)")

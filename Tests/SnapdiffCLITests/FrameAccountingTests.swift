@@ -22,12 +22,14 @@ struct FrameAccountingTests {
   func nonUTF8FrameName() throws {
     try withWorkspace { workspace in
       try workspace.writeFrame("plain", Workspace.screen([]))
-      try Self.move(workspace.root + "/frames/plain.png", toBytes: [0xFF] + Array(".png".utf8), in: workspace.root + "/frames")
+      try Self.move(
+        workspace.root + "/frames/plain.png", toBytes: [0xFF] + Array(".png".utf8), in: workspace.root + "/frames")
       let run = try workspace.snapdiff(["check", "frames"], environment: ["CI": "1"])
       #expect(run.status == 2)
       #expect(
         run.standardError
-          == "snapdiff: error: \(workspace.root)/frames/\\xFF.png: the name is not valid UTF-8, so it cannot be a snapshot key: rename it\n")
+          == "snapdiff: error: \(workspace.root)/frames/\\xFF.png: the name is not valid UTF-8, so it cannot be a snapshot key: rename it\n"
+      )
       #expect(!run.standardOutput.contains("0 snapshots"))
     }
   }
@@ -47,11 +49,13 @@ struct FrameAccountingTests {
   func brokenLink() throws {
     try withWorkspace { workspace in
       try workspace.writeFrame("Home", Workspace.screen([]))
-      try FileManager.default.createSymbolicLink(atPath: workspace.root + "/frames/Alias.png", withDestinationPath: "Home.png")
+      try FileManager.default.createSymbolicLink(
+        atPath: workspace.root + "/frames/Alias.png", withDestinationPath: "Home.png")
       let linked = try workspace.snapdiff(["check", "frames"])
       #expect(linked.status == 0, "\(linked.standardError)")
       #expect(try workspace.lastStatuses().keys.sorted() == ["Alias", "Home"])
-      try FileManager.default.createSymbolicLink(atPath: workspace.root + "/frames/Gone.png", withDestinationPath: "nothing.png")
+      try FileManager.default.createSymbolicLink(
+        atPath: workspace.root + "/frames/Gone.png", withDestinationPath: "nothing.png")
       let run = try workspace.snapdiff(["check", "frames"])
       #expect(run.status == 2)
       #expect(run.standardError.contains("frames/Gone.png: is a symbolic link that leads nowhere"))

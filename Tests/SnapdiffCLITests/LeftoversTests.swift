@@ -1,11 +1,12 @@
 import Foundation
+import SnapdiffCore
+import Testing
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import SnapdiffCore
-import Testing
 
 /// What a killed run leaves behind is removed when `check` or `prune` starts, once it is older
 /// than the grace period and no process holds it (issue #12); and identical bytes pass without

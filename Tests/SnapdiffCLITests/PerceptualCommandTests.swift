@@ -48,8 +48,9 @@ struct ColorProfileCommandTests {
     let srgb = CLIFixtures.path("color/screen-srgb.png")
     let text = try SnapdiffProcess.run(["compare", p3, srgb])
     #expect(text.status == 0)
-    #expect(text.standardOutput.contains(
-      "colours converted before comparing: baseline Display P3 (iCCP) → sRGB; current sRGB or untagged as is"),
+    #expect(
+      text.standardOutput.contains(
+        "colours converted before comparing: baseline Display P3 (iCCP) → sRGB; current sRGB or untagged as is"),
       "\(text.standardOutput)")
     let json = try SnapdiffProcess.run(["compare", p3, srgb, "--json"]).json()
     let conversion = try #require(json["colorConversion"] as? [String: Any])
@@ -74,7 +75,8 @@ struct PerceptualCheckTests {
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)  // recorded
       try workspace.writeFrame("Home", newBlue)
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)  // strict: 0 pixels differ
-      try #"{"matchLevel": "perceptual"}"#.write(toFile: workspace.root + "/snapdiff.json", atomically: true, encoding: .utf8)
+      try #"{"matchLevel": "perceptual"}"#.write(
+        toFile: workspace.root + "/snapdiff.json", atomically: true, encoding: .utf8)
       #expect(try workspace.snapdiff(["check", "frames"]).status == 1)
       let snapshot = try #require((try workspace.lastRun()["snapshots"] as? [[String: Any]])?.first)
       #expect(snapshot["matchLevel"] as? String == "perceptual")

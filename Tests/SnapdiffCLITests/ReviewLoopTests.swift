@@ -117,7 +117,8 @@ struct ReviewLoopTests {
 
       // never by flag, over the environment.
       try workspace.writeFrame(profile, Workspace.screen([]))
-      let never = try workspace.snapdiff(["check", "frames", "--record", "never"], environment: ["SNAPDIFF_RECORD": "all"])
+      let never = try workspace.snapdiff(
+        ["check", "frames", "--record", "never"], environment: ["SNAPDIFF_RECORD": "all"])
       #expect(never.status == 1)
       #expect(!workspace.hasBaseline(profile))
 

@@ -82,9 +82,12 @@ struct RunHistoryTests {
       let lines = history.standardOutput.split(separator: "\n").map(String.init)
       let approveLine = try #require(lines.first { $0.contains(" approve ") })
       let undoLine = try #require(lines.first { $0.contains(" undo ") })
-      #expect(approveLine.contains("alice") && approveLine.contains("\(SHA256.hex(old).prefix(12)) → \(SHA256.hex(new).prefix(12))"))
+      #expect(
+        approveLine.contains("alice")
+          && approveLine.contains("\(SHA256.hex(old).prefix(12)) → \(SHA256.hex(new).prefix(12))"))
       #expect(approveLine.contains("(was failed)"))
-      #expect(undoLine.contains("bob") && undoLine.contains("\(SHA256.hex(new).prefix(12)) → \(SHA256.hex(old).prefix(12))"))
+      #expect(
+        undoLine.contains("bob") && undoLine.contains("\(SHA256.hex(new).prefix(12)) → \(SHA256.hex(old).prefix(12))"))
       #expect(lines.contains("Now: \(SHA256.hex(old).prefix(12))"))
       let log = try String(contentsOfFile: workspace.root + "/.snapdiff/history/approvals.jsonl", encoding: .utf8)
       #expect(log.split(separator: "\n").count == 2)
@@ -164,7 +167,9 @@ struct RunHistoryTests {
       // baseline's bytes is not kept.
       let image = Workspace.screen([PixelRect(x: 5, y: 10, width: 10, height: 10)])
       try FileIO.writeAtomically(PNGEncoder(speed: .fast).encode(image), to: workspace.root + "/frames/\(home).png")
-      #expect(try FileIO.read(workspace.root + "/frames/\(home).png") != FileIO.read(workspace.root + "/baselines/\(home).png"))
+      #expect(
+        try FileIO.read(workspace.root + "/frames/\(home).png")
+          != FileIO.read(workspace.root + "/baselines/\(home).png"))
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
       let passed = snapshot(home, in: try workspace.lastRun())
       #expect(passed["status"] as? String == "passed" && passed["currentHash"] == nil && passed["baselineHash"] != nil)
@@ -239,8 +244,10 @@ struct MergedRunImagesTests {
     try withWorkspace { workspace in
       let keys = ["A - test_a/A", "B - test_b/B"]
       for (index, key) in keys.enumerated() {
-        try workspace.writeFrame(key, Workspace.screen([PixelRect(x: 2 + index, y: 2, width: 5, height: 5)]), folder: "baselines")
-        try workspace.writeFrame(key, Workspace.screen([PixelRect(x: 9 + index, y: 9, width: 5, height: 5)]), folder: "part\(index)")
+        try workspace.writeFrame(
+          key, Workspace.screen([PixelRect(x: 2 + index, y: 2, width: 5, height: 5)]), folder: "baselines")
+        try workspace.writeFrame(
+          key, Workspace.screen([PixelRect(x: 9 + index, y: 9, width: 5, height: 5)]), folder: "part\(index)")
       }
       var artifacts: [String] = []
       for index in 0..<2 {

@@ -55,10 +55,12 @@ struct ServiceHistoryTests {
       let api = "http://127.0.0.1:\(port)/api/v1"
       let encoded = PercentEncoding.segment(key)
 
-      let (opened, openBody) = try Self.http("POST", api + "/runs", body: Data(#"{"name": "ci", "branch": "main"}"#.utf8), type: "application/json")
+      let (opened, openBody) = try Self.http(
+        "POST", api + "/runs", body: Data(#"{"name": "ci", "branch": "main"}"#.utf8), type: "application/json")
       #expect(opened == 201)
       let run = try #require((try JSONSerialization.jsonObject(with: openBody) as? [String: Any])?["id"] as? String)
-      let (put, _) = try Self.http("PUT", api + "/runs/\(run)/snapshots/\(encoded)", body: Data(newBytes), type: "image/png")
+      let (put, _) = try Self.http(
+        "PUT", api + "/runs/\(run)/snapshots/\(encoded)", body: Data(newBytes), type: "image/png")
       #expect(put == 200)
       let (closed, closeBody) = try Self.http(
         "POST", api + "/runs/\(run)/close", body: Data(#"{"complete": true}"#.utf8), type: "application/json")
@@ -82,7 +84,8 @@ struct ServiceHistoryTests {
       let (_, verdict) = try Self.http("GET", api + "/runs/\(run)/snapshots/\(encoded)")
       #expect((try JSONSerialization.jsonObject(with: verdict) as? [String: Any])?["status"] as? String == "failed")
       let (_, entries) = try Self.http("GET", api + "/baselines/\(encoded)/history")
-      let actions = ((try JSONSerialization.jsonObject(with: entries) as? [String: Any])?["entries"] as? [[String: Any]])?
+      let actions =
+        ((try JSONSerialization.jsonObject(with: entries) as? [String: Any])?["entries"] as? [[String: Any]])?
         .map { "\($0["action"] ?? "") \($0["user"] ?? "")" }
       #expect(actions == ["approve service (local)", "undo dana"])
 

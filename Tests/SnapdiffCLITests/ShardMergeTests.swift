@@ -28,9 +28,10 @@ struct ShardMergeTests {
   /// The statuses and pixel counts of a run, by key.
   func verdicts(_ run: [String: Any]) -> [String: String] {
     let snapshots = run["snapshots"] as! [[String: Any]]
-    return Dictionary(uniqueKeysWithValues: snapshots.map {
-      ($0["key"] as! String, "\($0["status"]!) \($0["differentPixels"] ?? 0)")
-    })
+    return Dictionary(
+      uniqueKeysWithValues: snapshots.map {
+        ($0["key"] as! String, "\($0["status"]!) \($0["differentPixels"] ?? 0)")
+      })
   }
 
   @Test("shards 1/3…3/3 merged equal an unsharded run, key for key; a missing screen is found over the union")
@@ -133,7 +134,8 @@ struct ShardMergeTests {
         #expect(merge.status == 2, "\(runs)")
         #expect(merge.standardError.contains(message), "\(merge.standardError)")
       }
-      #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.root + "/.snapdiff/runs").count == runsBefore)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: workspace.root + "/.snapdiff/runs").count == runsBefore)
       let badShard = try workspace.snapdiff(["check", "frames", "--shard", "3/2"])
       #expect(badShard.status != 0 && badShard.standardError.contains("'3/2' is not a shard"))
     }

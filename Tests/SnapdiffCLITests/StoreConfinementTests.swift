@@ -27,7 +27,8 @@ struct StoreConfinementTests {
     try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
     try Data("{\"keep\": true}\n".utf8).write(to: URL(fileURLWithPath: outside + "/y.tree.json"))
     try FileManager.default.createDirectory(atPath: workspace.root + "/baselines", withIntermediateDirectories: true)
-    try FileManager.default.createSymbolicLink(atPath: workspace.root + "/baselines/" + link, withDestinationPath: "../outside")
+    try FileManager.default.createSymbolicLink(
+      atPath: workspace.root + "/baselines/" + link, withDestinationPath: "../outside")
     return outside
   }
 
@@ -81,7 +82,8 @@ struct StoreConfinementTests {
     try withWorkspace { workspace in
       let real = workspace.root + "/real-store"
       try FileManager.default.createDirectory(atPath: real + "/shared", withIntermediateDirectories: true)
-      try FileManager.default.createSymbolicLink(atPath: workspace.root + "/baselines", withDestinationPath: "real-store")
+      try FileManager.default.createSymbolicLink(
+        atPath: workspace.root + "/baselines", withDestinationPath: "real-store")
       try FileManager.default.createSymbolicLink(atPath: real + "/alias", withDestinationPath: "shared")
       try workspace.writeFrame("alias/Home", Workspace.screen([]))
       try workspace.writeFrame("Top", Workspace.screen([]))

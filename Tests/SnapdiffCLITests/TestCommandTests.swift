@@ -56,7 +56,9 @@ struct TestCommandTests {
       let testsFailed = try workspace.snapdiff(command, environment: ["EXIT": "3"])
       #expect(testsFailed.status == 1)
       #expect(testsFailed.standardOutput.contains(": 2 passed (2 snapshots)"), "\(testsFailed.standardOutput)")
-      #expect(testsFailed.standardOutput.contains("The test command failed (exit status 3)."), "\(testsFailed.standardOutput)")
+      #expect(
+        testsFailed.standardOutput.contains("The test command failed (exit status 3)."), "\(testsFailed.standardOutput)"
+      )
     }
   }
 
@@ -65,7 +67,9 @@ struct TestCommandTests {
     try withWorkspace { workspace in
       let none = try workspace.snapdiff(["test"])
       #expect(none.status == 64)
-      #expect(none.standardError.contains("Give the test command after --: snapdiff test -- swift test"), "\(none.standardError)")
+      #expect(
+        none.standardError.contains("Give the test command after --: snapdiff test -- swift test"),
+        "\(none.standardError)")
       let missing = try workspace.snapdiff(["test", "--", "no-such-test-runner-here"])
       #expect(missing.status == 2)
       #expect(missing.standardError.contains("no-such-test-runner-here: cannot be started"), "\(missing.standardError)")

@@ -17,7 +17,9 @@ struct TextAwareCommandTests {
     #"{"scale": 1, "screen": {"width": 40, "height": 30}, "root": {"elementType": "application", "frame": {"x": 0, "y": 0, "width": 40, "height": 30}, "children": [{"elementType": "staticText", "label": "\#(label)", "frame": {"x": 8, "y": 10, "width": 16, "height": 9}}]}}"#
   }
 
-  @Test("compare: the same pixels under a changed label pass perceptual and fail text-aware, worded in the verdict and JSON")
+  @Test(
+    "compare: the same pixels under a changed label pass perceptual and fail text-aware, worded in the verdict and JSON"
+  )
   func changedLabel() throws {
     try withTemporaryDirectory { folder in
       for (name, label) in [("before", "Total $12"), ("after", "Total $13")] {
@@ -29,8 +31,12 @@ struct TextAwareCommandTests {
       let text = try SnapdiffProcess.run(["compare", before, after, "--match", "text-aware"])
       #expect(text.status == 1)
       // The first line says at once why identical pixels fail.
-      #expect(text.standardOutput.hasPrefix("FAIL  identical pixels (40×30), but the text changed\n"), "\(text.standardOutput)")
-      #expect(text.standardOutput.contains(#"text: staticText "Total $12": label 'Total $12' → 'Total $13'"#), "\(text.standardOutput)")
+      #expect(
+        text.standardOutput.hasPrefix("FAIL  identical pixels (40×30), but the text changed\n"),
+        "\(text.standardOutput)")
+      #expect(
+        text.standardOutput.contains(#"text: staticText "Total $12": label 'Total $12' → 'Total $13'"#),
+        "\(text.standardOutput)")
       let json = try SnapdiffProcess.run(["compare", before, after, "--match", "text-aware", "--json"]).json()
       #expect(json["matchLevel"] as? String == "text-aware")
       let changes = try #require(json["text"] as? [[String: Any]])
@@ -47,7 +53,8 @@ struct TextAwareCommandTests {
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)  // recorded, with its tree
       try Self.tree(label: "Total $13").write(toFile: tree, atomically: true, encoding: .utf8)
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)  // strict: the pixels are equal
-      try #"{"matchLevel": "text-aware"}"#.write(toFile: workspace.root + "/snapdiff.json", atomically: true, encoding: .utf8)
+      try #"{"matchLevel": "text-aware"}"#.write(
+        toFile: workspace.root + "/snapdiff.json", atomically: true, encoding: .utf8)
       #expect(try workspace.snapdiff(["check", "frames"]).status == 1)
       let snapshot = try #require((try workspace.lastRun()["snapshots"] as? [[String: Any]])?.first)
       #expect(snapshot["matchLevel"] as? String == "text-aware")

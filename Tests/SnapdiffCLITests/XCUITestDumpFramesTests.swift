@@ -22,12 +22,15 @@ struct XCUITestDumpFramesTests {
     try withWorkspace { workspace in
       try workspace.writeFrame("Home", Workspace.screen([]), folder: "baselines")
       try workspace.writeFrame("Home", Workspace.screen([PixelRect(x: 4, y: 3, width: 10, height: 4)]))
-      try #"{"ignoreElements": ["clock"]}"#.write(toFile: workspace.root + "/frames/Home.snapdiff.json", atomically: true, encoding: .utf8)
+      try #"{"ignoreElements": ["clock"]}"#.write(
+        toFile: workspace.root + "/frames/Home.snapdiff.json", atomically: true, encoding: .utf8)
 
       // Element masks need a tree: without the dump the snapshot cannot be compared.
       let withoutDump = try workspace.snapdiff(["check", "frames", "--record", "never"])
       #expect(withoutDump.status == 2, "\(withoutDump.standardOutput)")
-      #expect(withoutDump.standardOutput.contains("or an XCUITest dump NAME.txt, beside NAME.png"), "\(withoutDump.standardOutput)")
+      #expect(
+        withoutDump.standardOutput.contains("or an XCUITest dump NAME.txt, beside NAME.png"),
+        "\(withoutDump.standardOutput)")
 
       try Self.dump.write(toFile: workspace.root + "/frames/Home.txt", atomically: true, encoding: .utf8)
       let withDump = try workspace.snapdiff(["check", "frames", "--record", "never"])
@@ -48,13 +51,15 @@ struct XCUITestDumpFramesTests {
       #expect(FileManager.default.fileExists(atPath: workspace.root + "/baselines/Settings.png"))
 
       // 60 points wide against a 45-pixel screenshot: no whole scale.
-      try workspace.writeFrame("Odd", RGBAImage(width: 45, height: 30, filledWith: RGBAColor(red: 1, green: 2, blue: 3)))
+      try workspace.writeFrame(
+        "Odd", RGBAImage(width: 45, height: 30, filledWith: RGBAColor(red: 1, green: 2, blue: 3)))
       try Self.dump.write(toFile: workspace.root + "/frames/Odd.txt", atomically: true, encoding: .utf8)
       let odd = try workspace.snapdiff(["check", "frames", "--record", "missing"])
       #expect(odd.status == 2, "\(odd.standardOutput)")
       #expect(
         odd.standardOutput.contains(
-          "frames/Odd.txt: the dump's screen is 60 points wide but \(workspace.root)/frames/Odd.png is 45 pixels: not 1, 2 or 3 pixels a point"),
+          "frames/Odd.txt: the dump's screen is 60 points wide but \(workspace.root)/frames/Odd.png is 45 pixels: not 1, 2 or 3 pixels a point"
+        ),
         "\(odd.standardOutput)")
     }
   }
@@ -68,7 +73,8 @@ struct XCUITestDumpFramesTests {
       #expect(run.status == 2)
       #expect(
         run.standardError
-          == "snapdiff: error: \(workspace.root)/frames: holds 1 file but no snapshot: a frame is <key>.png (with <key>.tree.json or an XCUITest dump <key>.txt beside it), or <key>.tree.json or <key>.txt alone\n")
+          == "snapdiff: error: \(workspace.root)/frames: holds 1 file but no snapshot: a frame is <key>.png (with <key>.tree.json or an XCUITest dump <key>.txt beside it), or <key>.tree.json or <key>.txt alone\n"
+      )
       #expect(!run.standardOutput.contains("0 snapshots"))
     }
   }

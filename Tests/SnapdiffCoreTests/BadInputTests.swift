@@ -14,7 +14,8 @@ struct BadInputTests {
   static var idatDataOffset: Int {
     var offset = 8
     while true {
-      let length = Int(goodPNG[offset]) << 24 | Int(goodPNG[offset + 1]) << 16
+      let length =
+        Int(goodPNG[offset]) << 24 | Int(goodPNG[offset + 1]) << 16
         | Int(goodPNG[offset + 2]) << 8 | Int(goodPNG[offset + 3])
       let type = String(decoding: goodPNG[offset + 4..<offset + 8], as: UTF8.self)
       if type == "IDAT" { return offset + 8 }

@@ -40,7 +40,8 @@ struct SnapshotKeyTests {
 
   @Test("keys differing only by case or Unicode normalisation collide; keys are equal by their bytes")
   func collisions() throws {
-    let nfc = "c/Caf\u{E9}", nfd = "c/Cafe\u{301}"
+    let nfc = "c/Caf\u{E9}"
+    let nfd = "c/Cafe\u{301}"
     let keys = try ["a/Home", "a/home", "b/x", nfc, nfd].map { (raw: String) throws -> SnapshotKey in
       try SnapshotKey(raw)
     }
@@ -86,7 +87,8 @@ struct BaselineStoreTests {
     try withTemporaryDirectory { folder in
       try FileManager.default.createDirectory(atPath: folder + "/baselines/x", withIntermediateDirectories: true)
       try Data(png).write(to: URL(fileURLWithPath: folder + "/secret.png"))
-      try FileManager.default.createSymbolicLink(atPath: folder + "/baselines/x/y.png", withDestinationPath: folder + "/secret.png")
+      try FileManager.default.createSymbolicLink(
+        atPath: folder + "/baselines/x/y.png", withDestinationPath: folder + "/secret.png")
       let store = try BaselineStore(root: folder + "/baselines")
       #expect {
         try store.locate(SnapshotKey("x/y"))
@@ -104,8 +106,10 @@ struct BaselineStoreTests {
       try store.write(png, for: key)
       let location = try #require(try store.locate(key))
       let settingsPath = folder + "/a/b.snapdiff.json"
-      try Data(#"{"threshold": 0.3, "maxDiffPixels": 4, "ignoreRegions": [{"x": 1, "y": 2, "width": 3, "height": 4}]}"#.utf8)
-        .write(to: URL(fileURLWithPath: settingsPath))
+      try Data(
+        #"{"threshold": 0.3, "maxDiffPixels": 4, "ignoreRegions": [{"x": 1, "y": 2, "width": 3, "height": 4}]}"#.utf8
+      )
+      .write(to: URL(fileURLWithPath: settingsPath))
       let options = try #require(try store.settings(at: location)).applied(to: DiffOptions())
       #expect(options.threshold == 0.3 && options.maxDiffPixels == 4)
       #expect(options.ignoreRegions == [PixelRect(x: 1, y: 2, width: 3, height: 4)])
@@ -129,7 +133,10 @@ struct BaselineStoreTests {
   func concurrentWriters() throws {
     try withTemporaryDirectory { folder in
       let store = try BaselineStore(root: folder)
-      let images = (0..<40).map { try! PNGEncoder().encode(RGBAImage(width: 3, height: 3, filledWith: RGBAColor(red: UInt8($0), green: 0, blue: 0))) }
+      let images = (0..<40).map {
+        try! PNGEncoder().encode(
+          RGBAImage(width: 3, height: 3, filledWith: RGBAColor(red: UInt8($0), green: 0, blue: 0)))
+      }
       DispatchQueue.concurrentPerform(iterations: 40) { index in
         try! store.write(images[index], for: SnapshotKey("k/\(index % 10)/\(index)"))
       }

@@ -85,7 +85,9 @@ struct BlobStoreTests {
     }
   }
 
-  @Test("an unchanged file's hash is remembered by its stat; a changed file is hashed again; a remembered hash never names a wrong blob")
+  @Test(
+    "an unchanged file's hash is remembered by its stat; a changed file is hashed again; a remembered hash never names a wrong blob"
+  )
   func rememberedHashes() throws {
     try withTemporaryDirectory { root in
       let file = root + "/baseline.png"

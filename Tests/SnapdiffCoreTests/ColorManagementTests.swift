@@ -25,7 +25,8 @@ struct ColorManagementTests {
     #expect(before.differentPixels == 256 && !before.passed, "\(before.differentPixels)")
     #expect(before.colorConversion == nil)
     for level in [MatchLevel.strict, .exact, .perceptual] {
-      let after = PixelDiff(options: DiffOptions(matchLevel: level == .exact ? .strict : level)).compare(tagged, untagged)
+      let after = PixelDiff(options: DiffOptions(matchLevel: level == .exact ? .strict : level)).compare(
+        tagged, untagged)
       #expect(after.passed, "\(level): \(after.differentPixels) differ")
       #expect(after.colorConversion?.baselineSpace == "Display P3 (iCCP)")
       #expect(after.colorConversion?.baselineConverted == true)
@@ -69,9 +70,13 @@ struct ColorManagementTests {
     // sRGB samples are not tagged at all: they equal an untagged image's.
     #expect(sRGBLike.colorSpace == nil && sRGBLike == plain)
     #expect(ColorSpaceTag.gamma(45_455, chromaticities: nil).isSRGB)
-    #expect(!ColorSpaceTag.gamma(45_455, chromaticities: .init(
-      whiteX: 31_270, whiteY: 32_900, redX: 68_000, redY: 32_000, greenX: 26_500, greenY: 69_000,
-      blueX: 15_000, blueY: 6_000)).isSRGB)
+    #expect(
+      !ColorSpaceTag.gamma(
+        45_455,
+        chromaticities: .init(
+          whiteX: 31_270, whiteY: 32_900, redX: 68_000, redY: 32_000, greenX: 26_500, greenY: 69_000,
+          blueX: 15_000, blueY: 6_000)
+      ).isSRGB)
     #expect(PixelDiff().compare(plain, sRGBLike).colorConversion == nil)
     let converted = PixelDiff().compare(plain, linear)
     #expect(converted.colorConversion?.currentSpace == "gamma 1.0 (gAMA)")

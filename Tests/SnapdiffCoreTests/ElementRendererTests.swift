@@ -21,7 +21,8 @@ struct ElementRendererTests {
     let expected = try PNGDecoder().decode(contentsOf: path)
     #expect(image.size == expected.size)
     let result = PixelDiff(options: DiffOptions(threshold: 0, includeAA: true)).compare(expected, image)
-    #expect(result.identical, "\(name): \(result.differentPixels) pixels differ from the golden image in \(result.regions)")
+    #expect(
+      result.identical, "\(name): \(result.differentPixels) pixels differ from the golden image in \(result.regions)")
   }
 
   @Test("the same tree gives the same bytes, twice, and the same PNG file", arguments: screens)
@@ -45,7 +46,9 @@ struct ElementRendererTests {
         children: [
           Element(
             elementType: .other, frame: ElementFrame(x: 10, y: 10, width: 10, height: 10),
-            children: [Element(elementType: .other, frame: ElementFrame(x: 0, y: 0, width: 40, height: 40), background: red)])
+            children: [
+              Element(elementType: .other, frame: ElementFrame(x: 0, y: 0, width: 40, height: 40), background: red)
+            ])
         ]))
     let image = ElementRenderer().render(tree)
     #expect(image[x: 15, y: 15] == RGBAColor(red: 255, green: 0, blue: 0))

@@ -24,20 +24,34 @@ struct ElementTreeTests {
     "malformed trees name the JSON path of the problem",
     arguments: [
       (#"{"screen": {"width": 10, "height": 10}}"#, #"the document is missing "root""#),
-      (#"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "buton", "frame": {"x": 0, "y": 0, "width": 1, "height": 1}}}"#,
-       "$.root.elementType: 'buton' is not an element type (did you mean 'button'?)"),
-      (#"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "other", "frame": {"x": 0, "y": 0, "width": 1, "height": 1}, "children": [{"elementType": "button", "frame": {"x": 0, "y": 0, "width": "wide", "height": 1}}]}}"#,
-       "$.root.children[0].frame.width should be a number"),
-      (#"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "other", "frame": {"x": 0, "y": 0, "width": -5, "height": 1}}}"#,
-       "$.root.frame.width: a width cannot be negative (-5.0)"),
-      (#"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "other", "frame": {"x": 1e12, "y": 0, "width": 5, "height": 1}}}"#,
-       "$.root.frame.x: 1000000000000.0 is out of range"),
-      (#"{"scale": 4, "screen": {"width": 10, "height": 10}, "root": {"elementType": "other", "frame": {"x": 0, "y": 0, "width": 5, "height": 1}}}"#,
-       "$.scale: scale must be 1, 2 or 3, not 4"),
-      (#"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "other", "background": "red", "frame": {"x": 0, "y": 0, "width": 5, "height": 1}}}"#,
-       "$.root.background: 'red' is not a colour"),
-      (#"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "other"}}"#,
-       #"$.root is missing "frame""#),
+      (
+        #"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "buton", "frame": {"x": 0, "y": 0, "width": 1, "height": 1}}}"#,
+        "$.root.elementType: 'buton' is not an element type (did you mean 'button'?)"
+      ),
+      (
+        #"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "other", "frame": {"x": 0, "y": 0, "width": 1, "height": 1}, "children": [{"elementType": "button", "frame": {"x": 0, "y": 0, "width": "wide", "height": 1}}]}}"#,
+        "$.root.children[0].frame.width should be a number"
+      ),
+      (
+        #"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "other", "frame": {"x": 0, "y": 0, "width": -5, "height": 1}}}"#,
+        "$.root.frame.width: a width cannot be negative (-5.0)"
+      ),
+      (
+        #"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "other", "frame": {"x": 1e12, "y": 0, "width": 5, "height": 1}}}"#,
+        "$.root.frame.x: 1000000000000.0 is out of range"
+      ),
+      (
+        #"{"scale": 4, "screen": {"width": 10, "height": 10}, "root": {"elementType": "other", "frame": {"x": 0, "y": 0, "width": 5, "height": 1}}}"#,
+        "$.scale: scale must be 1, 2 or 3, not 4"
+      ),
+      (
+        #"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "other", "background": "red", "frame": {"x": 0, "y": 0, "width": 5, "height": 1}}}"#,
+        "$.root.background: 'red' is not a colour"
+      ),
+      (
+        #"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "other"}}"#,
+        #"$.root is missing "frame""#
+      ),
     ])
   func malformed(_ json: String, _ message: String) {
     #expect {
@@ -50,7 +64,8 @@ struct ElementTreeTests {
 
   @Test("unknown keys are ignored")
   func unknownKeys() throws {
-    let json = #"{"device": "iPhone", "screen": {"width": 10, "height": 10}, "root": {"elementType": "other", "frame": {"x": 0, "y": 0, "width": 5, "height": 1}, "accessibilityTraits": 4}}"#
+    let json =
+      #"{"device": "iPhone", "screen": {"width": 10, "height": 10}, "root": {"elementType": "other", "frame": {"x": 0, "y": 0, "width": 5, "height": 1}, "accessibilityTraits": 4}}"#
     #expect(try ElementTree.decode(Array(json.utf8), path: "x").root.elementType == .other)
   }
 }
@@ -105,8 +120,10 @@ struct LayoutComparisonTests {
 
   @Test("a moved button, in words")
   func moved() throws {
-    let changes = LayoutComparison().changes(from: try ElementTreeTests.login(), to: try ElementTreeTests.login("login-moved"))
-    #expect(changes.map(\.sentence) == ["button 'loginButton' moved 8 pt down", "button 'forgotButton' moved 8 pt down"])
+    let changes = LayoutComparison().changes(
+      from: try ElementTreeTests.login(), to: try ElementTreeTests.login("login-moved"))
+    #expect(
+      changes.map(\.sentence) == ["button 'loginButton' moved 8 pt down", "button 'forgotButton' moved 8 pt down"])
     #expect(changes.first?.dy == 8 && changes.first?.dx == 0)
   }
 
@@ -126,20 +143,31 @@ struct LayoutComparisonTests {
       Element(elementType: .staticText, label: "footnote", frame: frame(14, 170, 80, 10)),
     ])
     let sentences = LayoutComparison(tolerance: 1).changes(from: before, to: after).map(\.sentence)
-    #expect(sentences == [
-      "staticText 'title' relabelled \"Hello\" → \"Hello again\"",
-      "button 'ok' resized from 80×30 to 80×44",
-      "image 'promo' added at 100×20 at (0, 140)",
-      "staticText \"footnote\" moved 4 pt right",
-      "image 'banner' removed from 100×50 at (0, 40)",
-    ])
+    #expect(
+      sentences == [
+        "staticText 'title' relabelled \"Hello\" → \"Hello again\"",
+        "button 'ok' resized from 80×30 to 80×44",
+        "image 'promo' added at 100×20 at (0, 140)",
+        "staticText \"footnote\" moved 4 pt right",
+        "image 'banner' removed from 100×50 at (0, 40)",
+      ])
   }
 
   @Test("children that move with their container are one change")
   func containerMove() {
-    let child = { (y: Double) in Element(identifier: "row", elementType: .cell, frame: ElementFrame(x: 0, y: y, width: 100, height: 20)) }
-    let before = Self.tree([Element(identifier: "list", elementType: .table, frame: ElementFrame(x: 0, y: 50, width: 100, height: 100), children: [child(50)])])
-    let after = Self.tree([Element(identifier: "list", elementType: .table, frame: ElementFrame(x: 0, y: 60, width: 100, height: 100), children: [child(60)])])
+    let child = { (y: Double) in
+      Element(identifier: "row", elementType: .cell, frame: ElementFrame(x: 0, y: y, width: 100, height: 20))
+    }
+    let before = Self.tree([
+      Element(
+        identifier: "list", elementType: .table, frame: ElementFrame(x: 0, y: 50, width: 100, height: 100),
+        children: [child(50)])
+    ])
+    let after = Self.tree([
+      Element(
+        identifier: "list", elementType: .table, frame: ElementFrame(x: 0, y: 60, width: 100, height: 100),
+        children: [child(60)])
+    ])
     #expect(LayoutComparison().changes(from: before, to: after).map(\.sentence) == ["table 'list' moved 10 pt down"])
   }
 }

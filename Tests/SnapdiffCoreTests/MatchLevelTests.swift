@@ -49,7 +49,8 @@ struct MatchLevelTests {
     #expect(same.passed && same.layout == [])
     #expect(!same.result.passed)
     let moved = try ElementTree.load(ElementTreeTests.examples + "/login-moved.tree.json")
-    let outcome = try comparison.compare(before, Frame(image: renderer.render(moved), tree: moved, path: "moved"), drawing: true)
+    let outcome = try comparison.compare(
+      before, Frame(image: renderer.render(moved), tree: moved, path: "moved"), drawing: true)
     #expect(!outcome.passed)
     #expect(outcome.layout?.first?.sentence == "button 'loginButton' moved 8 pt down")
     #expect(outcome.diffImage?.size == before.image.size)

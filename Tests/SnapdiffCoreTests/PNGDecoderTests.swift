@@ -128,8 +128,10 @@ struct PNGDecoderTests {
 
   @Test("the header is read without decoding")
   func header() throws {
-    let data = PNGFileBuilder(width: 300, height: 200, colorType: 3, bitDepth: 4, interlaced: true,
-      palette: [(0, 0, 0)]) { _, _, _ in 0 }.build()
+    let data = PNGFileBuilder(
+      width: 300, height: 200, colorType: 3, bitDepth: 4, interlaced: true,
+      palette: [(0, 0, 0)]
+    ) { _, _, _ in 0 }.build()
     let header = try PNGDecoder().header(of: data)
     #expect(header.size == PixelSize(width: 300, height: 200))
     #expect(header.colorType == .palette && header.bitDepth == 4 && header.isInterlaced)

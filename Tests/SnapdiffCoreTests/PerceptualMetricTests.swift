@@ -90,7 +90,9 @@ struct PerceptualMetricTests {
     // One step of 8-bit gray at mid-tones is about ΔE00 0.4.
     let nearly = RGBAColor(red: 121, green: 121, blue: 122)
     let a = MatchLevelTests.image(gray)
-    #expect(PixelDiff(options: DiffOptions(matchLevel: .perceptual)).compare(a, MatchLevelTests.image(gray, patch: nearly)).passed)
+    #expect(
+      PixelDiff(options: DiffOptions(matchLevel: .perceptual)).compare(a, MatchLevelTests.image(gray, patch: nearly))
+        .passed)
     var options = DiffOptions(matchLevel: .perceptual)
     options.diffColorAlt = RGBAColor(red: 0, green: 255, blue: 0)
     let dark = MatchLevelTests.image(gray, patch: RGBAColor(red: 20, green: 20, blue: 20))

@@ -81,7 +81,9 @@ struct PerformancePathTests {
         }
       }
       var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" { bytes += PNGBytes.chunk(type, data) }
+      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" {
+        bytes += PNGBytes.chunk(type, data)
+      }
       bytes += PNGBytes.chunk("IDAT", PNGBytes.zlibStored(rows))
       bytes += PNGBytes.chunk("IEND", [])
       let fast = try PNGDecoder().decode(bytes, path: "x.png")
@@ -98,12 +100,16 @@ struct PerformancePathTests {
   func fastPathAtStreamEdges(_ colorType: UInt8) throws {
     var slow = PNGDecoder()
     slow.usesFastPath = false
-    let builder = PNGFileBuilder(width: 7, height: 5, colorType: colorType, bitDepth: 8) { x, y, c in (x * 13 + y * 7 + c) % 256 }
+    let builder = PNGFileBuilder(width: 7, height: 5, colorType: colorType, bitDepth: 8) { x, y, c in
+      (x * 13 + y * 7 + c) % 256
+    }
     let rows = builder.scanlines()
     let rowBytes = rows.count / 5
     func file(_ idats: [[UInt8]]) -> [UInt8] {
       var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" { bytes += PNGBytes.chunk(type, data) }
+      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" {
+        bytes += PNGBytes.chunk(type, data)
+      }
       for idat in idats { bytes += PNGBytes.chunk("IDAT", idat) }
       return bytes + PNGBytes.chunk("IEND", [])
     }
@@ -120,7 +126,8 @@ struct PerformancePathTests {
     for cut in [1, 2, 3, stream.count / 2, stream.count - 4, stream.count - 2, stream.count - 1] {
       cases.append(("split at \(cut)", file([Array(stream.prefix(cut)), Array(stream.dropFirst(cut))])))
     }
-    cases.append(("split in three", file([Array(stream.prefix(5)), Array(stream[5..<stream.count - 3]), Array(stream.suffix(3))])))
+    cases.append(
+      ("split in three", file([Array(stream.prefix(5)), Array(stream[5..<stream.count - 3]), Array(stream.suffix(3))])))
     for (name, data) in cases {
       let fast = Result { try PNGDecoder().decode(data, path: "x.png") }
       let reference = Result { try slow.decode(data, path: "x.png") }
@@ -147,16 +154,33 @@ struct PerformancePathTests {
     }
     let cases: [(String, RGBAImage)] = [
       ("1×1", image(1, 1) { _, _ in .red }),
-      ("gray palette", image(300, 200) { x, y in RGBAColor(red: UInt8(230 + (x + y) % 26), green: UInt8(230 + (x + y) % 26), blue: UInt8(230 + (x + y) % 26)) }),
+      (
+        "gray palette",
+        image(300, 200) { x, y in
+          RGBAColor(red: UInt8(230 + (x + y) % 26), green: UInt8(230 + (x + y) % 26), blue: UInt8(230 + (x + y) % 26))
+        }
+      ),
       ("mask", image(300, 200) { x, _ in x % 7 == 0 ? .red : RGBAColor(red: 0, green: 0, blue: 0, alpha: 0) }),
       ("rgb", image(300, 200) { x, y in RGBAColor(red: UInt8(x % 256), green: UInt8(y % 256), blue: 9) }),
       ("rgba", image(300, 200) { x, y in RGBAColor(red: UInt8(x % 256), green: 1, blue: 2, alpha: UInt8(y % 256)) }),
       ("tall", image(1, 3000) { _, y in y % 2 == 0 ? .red : .yellow }),
       // Two halves (over 2^18 pixels): the bottom half's colours are new to the top half's
       // palette, so its indexes are renumbered.
-      ("halves", image(600, 600) { x, y in y < 300 ? RGBAColor(red: UInt8(x % 100), green: 0, blue: 0) : RGBAColor(red: 0, green: UInt8(x % 120), blue: 0) }),
+      (
+        "halves",
+        image(600, 600) { x, y in
+          y < 300
+            ? RGBAColor(red: UInt8(x % 100), green: 0, blue: 0) : RGBAColor(red: 0, green: UInt8(x % 120), blue: 0)
+        }
+      ),
       // Each half fits in 256 colours, both together do not: RGB.
-      ("halves over 256", image(600, 600) { x, y in y < 300 ? RGBAColor(red: UInt8(x % 200), green: 0, blue: 0) : RGBAColor(red: 0, green: UInt8(x % 200), blue: 0) }),
+      (
+        "halves over 256",
+        image(600, 600) { x, y in
+          y < 300
+            ? RGBAColor(red: UInt8(x % 200), green: 0, blue: 0) : RGBAColor(red: 0, green: UInt8(x % 200), blue: 0)
+        }
+      ),
     ]
     for (name, original) in cases {
       let bytes = try PNGEncoder(speed: .fast).encode(original)

@@ -177,16 +177,20 @@ struct PixelDiffTests {
   @Test("two distant changes make two boxes; two close ones make one")
   func twoAreas() {
     let baseline = Self.canvas(200, 200)
-    let far = Self.canvas(200, 200, painting: [
-      PixelRect(x: 5, y: 5, width: 3, height: 3), PixelRect(x: 150, y: 150, width: 4, height: 2),
-    ])
+    let far = Self.canvas(
+      200, 200,
+      painting: [
+        PixelRect(x: 5, y: 5, width: 3, height: 3), PixelRect(x: 150, y: 150, width: 4, height: 2),
+      ])
     #expect(
       PixelDiff().compare(baseline, far).regions == [
         PixelRect(x: 5, y: 5, width: 3, height: 3), PixelRect(x: 150, y: 150, width: 4, height: 2),
       ])
-    let near = Self.canvas(200, 200, painting: [
-      PixelRect(x: 40, y: 40, width: 3, height: 3), PixelRect(x: 46, y: 44, width: 2, height: 2),
-    ])
+    let near = Self.canvas(
+      200, 200,
+      painting: [
+        PixelRect(x: 40, y: 40, width: 3, height: 3), PixelRect(x: 46, y: 44, width: 2, height: 2),
+      ])
     #expect(PixelDiff().compare(baseline, near).regions == [PixelRect(x: 40, y: 40, width: 8, height: 6)])
   }
 
@@ -204,9 +208,18 @@ struct PixelDiffTests {
     let header = PixelRect(x: 0, y: 0, width: 40, height: 3)
     let screenA = Self.canvas(painting: [PixelRect(x: 5, y: 10, width: 10, height: 10)])
     let screenB = Self.canvas(painting: [PixelRect(x: 20, y: 12, width: 8, height: 15)])
-    let hashA = PixelDiff().compare(screenA, Self.canvas(painting: [PixelRect(x: 5, y: 10, width: 10, height: 10), header])).changeHash
-    let hashB = PixelDiff().compare(screenB, Self.canvas(painting: [PixelRect(x: 20, y: 12, width: 8, height: 15), header])).changeHash
-    let other = PixelDiff().compare(screenA, Self.canvas(painting: [PixelRect(x: 5, y: 10, width: 10, height: 10), PixelRect(x: 0, y: 0, width: 40, height: 4)])).changeHash
+    let hashA = PixelDiff().compare(
+      screenA, Self.canvas(painting: [PixelRect(x: 5, y: 10, width: 10, height: 10), header])
+    ).changeHash
+    let hashB = PixelDiff().compare(
+      screenB, Self.canvas(painting: [PixelRect(x: 20, y: 12, width: 8, height: 15), header])
+    ).changeHash
+    let other = PixelDiff().compare(
+      screenA,
+      Self.canvas(painting: [
+        PixelRect(x: 5, y: 10, width: 10, height: 10), PixelRect(x: 0, y: 0, width: 40, height: 4),
+      ])
+    ).changeHash
     #expect(hashA != nil && hashA?.count == 16)
     #expect(hashA == hashB)
     #expect(hashA != other)

@@ -9,7 +9,8 @@ struct RunSessionTests {
     try withTemporaryDirectory { folder in
       let store = try BaselineStore(root: folder + "/baselines")
       let white = RGBAImage(width: 4, height: 4, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
-      let nfc = "m/Caf\u{E9}", nfd = "m/Cafe\u{301}"
+      let nfc = "m/Caf\u{E9}"
+      let nfd = "m/Cafe\u{301}"
       let keys = ["a/x*", "a/xy", nfd]
       let session = try RunSession.open(runsDirectory: folder + "/runs", store: store)
       for key in keys { try session.submit(key: key, png: PNGEncoder().encode(white)) }
@@ -60,7 +61,9 @@ struct RunSessionTests {
       let white = RGBAImage(width: 8, height: 8, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
       var changed = white
       changed[x: 1, y: 1] = RGBAColor(red: 0, green: 0, blue: 0)
-      for key in ["status/Home", "other/Home"] { try store.write(try PNGEncoder().encode(white), for: SnapshotKey(key)) }
+      for key in ["status/Home", "other/Home"] {
+        try store.write(try PNGEncoder().encode(white), for: SnapshotKey(key))
+      }
       var config = ProjectConfig()
       config.ignore = [.init(keys: "status/*", regions: [PixelRect(x: 0, y: 0, width: 8, height: 2)])]
 
@@ -89,9 +92,11 @@ struct RunSessionTests {
       let failed = try session.submit(key: "a/changed", png: PNGEncoder().encode(changed))
       #expect(failed.status == .failed && failed.differentPixels == 1 && failed.diff != nil)
       let tree = try ElementTree.decode(
-        Array(#"{"screen": {"width": 8, "height": 8}, "root": {"elementType": "other", "frame": {"x": 0, "y": 0, "width": 8, "height": 8}}}"#.utf8), path: "t")
+        Array(
+          #"{"screen": {"width": 8, "height": 8}, "root": {"elementType": "other", "frame": {"x": 0, "y": 0, "width": 8, "height": 8}}}"#
+            .utf8), path: "t")
       let new = try session.submit(key: "a/new", tree: tree)
-    #expect(new.status == .new && !new.recorded)  // record mode never: reported, not recorded
+      #expect(new.status == .new && !new.recorded)  // record mode never: reported, not recorded
       #expect(throws: KeyError.self) { try session.submit(key: "../x", png: PNGEncoder().encode(white)) }
       #expect(throws: PNGError.self) { try session.submit(key: "a/bad", png: [1, 2, 3]) }
       // A second submission of a key replaces the first.
@@ -127,8 +132,9 @@ struct BaselineCacheTests {
       var old = [timespec(tv_sec: 1000, tv_nsec: 0), timespec(tv_sec: 1000, tv_nsec: 0)]
       utimensat(AT_FDCWD, entry, &old, 0)
       #expect(try cache.image(of: png, path: "a.png", decoder: PNGDecoder()) == image)
-      #expect(try FileManager.default.attributesOfItem(atPath: entry)[.modificationDate] as? Date ?? .distantPast
-        > Date(timeIntervalSince1970: 100_000))
+      #expect(
+        try FileManager.default.attributesOfItem(atPath: entry)[.modificationDate] as? Date ?? .distantPast
+          > Date(timeIntervalSince1970: 100_000))
       #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/cache") == written)
       // Other content, another entry; a corrupt entry is a miss, not an error.
       image[x: 0, y: 0] = RGBAColor(red: 9, green: 9, blue: 9)
@@ -205,7 +211,8 @@ struct BaselineCacheValidationTests {
       z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
       return z ^ (z >> 31)
     }
-    return body + [mix(a), mix(b ^ a)].flatMap { value in (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    return body
+      + [mix(a), mix(b ^ a)].flatMap { value in (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
   }
 
   static func setting(_ entry: [UInt8], field offset: Int, to value: UInt64) -> [UInt8] {
@@ -219,9 +226,10 @@ struct BaselineCacheValidationTests {
     try withTemporaryDirectory { folder in
       let fixture = try Fixture(folder: folder)
       let entry = try fixture.bytes
-      for (width, height): (UInt64, UInt64) in [(1 << 62, 1), (1 << 62, 1 << 62), (1 << 32, 1 << 32), (0, 5), (7, 0),
-        (UInt64.max, 5), (100_000, 100_000), (5, 7), (35, 1)]
-      {
+      for (width, height): (UInt64, UInt64) in [
+        (1 << 62, 1), (1 << 62, 1 << 62), (1 << 32, 1 << 32), (0, 5), (7, 0),
+        (UInt64.max, 5), (100_000, 100_000), (5, 7), (35, 1),
+      ] {
         let planted = Self.resealed(Self.setting(Self.setting(entry, field: 16, to: width), field: 24, to: height))
         try fixture.expectMissAndRepair(planted)
       }
@@ -250,10 +258,14 @@ struct BaselineCacheValidationTests {
       }
       try fixture.expectMissAndRepair([])
       try fixture.expectMissAndRepair(
-        Array("SNAPDIFF-RGBA-1\n".utf8) + Self.setting(Self.setting(Self.setting([UInt8](repeating: 0, count: 24), field: 0, to: 7),
-          field: 8, to: 5), field: 16, to: UInt64(fixture.png.count)) + fixture.image.pixels)
+        Array("SNAPDIFF-RGBA-1\n".utf8)
+          + Self.setting(
+            Self.setting(
+              Self.setting([UInt8](repeating: 0, count: 24), field: 0, to: 7),
+              field: 8, to: 5), field: 16, to: UInt64(fixture.png.count)) + fixture.image.pixels)
       // An LZ4 block that inflates to too few bytes or too many, resealed.
-      try fixture.expectMissAndRepair(Self.resealed(Array(entry.prefix(72)) + [0x10, 0xFF] + [UInt8](repeating: 0, count: 16)))
+      try fixture.expectMissAndRepair(
+        Self.resealed(Array(entry.prefix(72)) + [0x10, 0xFF] + [UInt8](repeating: 0, count: 16)))
     }
   }
 }

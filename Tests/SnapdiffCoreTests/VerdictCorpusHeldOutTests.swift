@@ -7,8 +7,10 @@ import Testing
 @Suite("verdicts corpus, held out")
 struct VerdictCorpusHeldOutTests {
   static func frames(_ baseline: String, _ current: String) throws -> (Frame, Frame) {
-    (try Frame.load(Fixtures.path("verdicts-heldout/\(baseline).png")),
-     try Frame.load(Fixtures.path("verdicts-heldout/\(current).png")))
+    (
+      try Frame.load(Fixtures.path("verdicts-heldout/\(baseline).png")),
+      try Frame.load(Fixtures.path("verdicts-heldout/\(current).png"))
+    )
   }
 
   static func compare(_ frames: (Frame, Frame), _ level: MatchLevel) throws -> FrameComparison.Outcome {
@@ -33,10 +35,13 @@ struct VerdictCorpusHeldOutTests {
   func lowContrastTextColour() throws {
     let outcome = try Self.compare(try Self.frames("chat-same-plain", "chat-time-color-lcd"), .textAware)
     #expect(!outcome.passed)
-    #expect(outcome.text?.map(\.detail) == Array(repeating: "its text colour changed #8E8E93 → #86868C (ΔE00 2.8)", count: 2))
+    #expect(
+      outcome.text?.map(\.detail) == Array(repeating: "its text colour changed #8E8E93 → #86868C (ΔE00 2.8)", count: 2))
   }
 
-  @Test("noise: a bold run's LCD fringe in the next run's box is next to ink; the avatar's initials (not in the tree) still fail")
+  @Test(
+    "noise: a bold run's LCD fringe in the next run's box is next to ink; the avatar's initials (not in the tree) still fail"
+  )
   func neighbouringRunUnderLCD() throws {
     let outcome = try Self.compare(try Self.frames("profile-same-plain", "profile-same-lcd"), .textAware)
     // "128" then " posts": the boxes meet inside a pixel column, where the 8's red fringe falls.
@@ -70,13 +75,17 @@ struct VerdictCorpusHeldOutTests {
   func labelAppears() throws {
     // Found by fuzz-levels (scripts/fuzz/regressions/fuzz-levels): the ratio of the ink to the
     // baseline's none was converted to Int before it was known to be finite.
-    let frames = (try Frame.load(Fixtures.path("verdicts/card-vanish-plain.png")), try Frame.load(Fixtures.path("verdicts/card-same-plain.png")))
+    let frames = (
+      try Frame.load(Fixtures.path("verdicts/card-vanish-plain.png")),
+      try Frame.load(Fixtures.path("verdicts/card-same-plain.png"))
+    )
     let outcome = try Self.compare(frames, .textAware)
     #expect(!outcome.passed)
     #expect(outcome.text?.map(\.sentence) == [#"staticText "Delivery": its ink rose to ∞% of the baseline's"#])
   }
 
-  @Test("changes: a switch flipped, a hairline removed under LCD noise, a Cyrillic letter under hinting fail text-aware")
+  @Test(
+    "changes: a switch flipped, a hairline removed under LCD noise, a Cyrillic letter under hinting fail text-aware")
   func heldOutChanges() throws {
     let toggle = try Self.compare(try Self.frames("settings-same-plain", "settings-toggle-lcd"), .textAware)
     #expect(!toggle.passed)

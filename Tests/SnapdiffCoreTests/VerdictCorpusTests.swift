@@ -44,7 +44,8 @@ struct VerdictCorpusTests {
     #expect(Self.compare(pair, .perceptual).differentPixels == 1551)
   }
 
-  @Test("text noise: subpixel positioning off, full hinting, LCD text, a 0.2-px stroke fail perceptual, pass text-aware")
+  @Test(
+    "text noise: subpixel positioning off, full hinting, LCD text, a 0.2-px stroke fail perceptual, pass text-aware")
   func textRasterNoise() throws {
     let pair = try Self.pair("list-same-plain", "list-same-subpixel-off")
     #expect(Self.compare(pair, .strict).differentPixels == 183)
@@ -59,7 +60,10 @@ struct VerdictCorpusTests {
   }
 
   static func frames(_ baseline: String, _ current: String) throws -> (Frame, Frame) {
-    (try Frame.load(Fixtures.path("verdicts/\(baseline).png")), try Frame.load(Fixtures.path("verdicts/\(current).png")))
+    (
+      try Frame.load(Fixtures.path("verdicts/\(baseline).png")),
+      try Frame.load(Fixtures.path("verdicts/\(current).png"))
+    )
   }
 
   static func compare(_ frames: (Frame, Frame), _ level: MatchLevel) throws -> FrameComparison.Outcome {
@@ -72,7 +76,10 @@ struct VerdictCorpusTests {
     #expect(!(try Self.compare(frames, .perceptual).passed))
     let outcome = try Self.compare(frames, .textAware)
     #expect(!outcome.passed)
-    #expect(outcome.text?.map(\.sentence) == [#"staticText "Order 4031 ships today.": label 'Order 4031 ships today.' → 'Order 4031 ships today'"#])
+    #expect(
+      outcome.text?.map(\.sentence) == [
+        #"staticText "Order 4031 ships today.": label 'Order 4031 ships today.' → 'Order 4031 ships today'"#
+      ])
   }
 
   @Test("text change: $12.80 → $12.86 under hinting noise fails text-aware")
@@ -86,7 +93,10 @@ struct VerdictCorpusTests {
   func vanishedLabel() throws {
     let outcome = try Self.compare(try Self.frames("card-same-plain", "card-vanish-subpixel-off"), .textAware)
     #expect(!outcome.passed)
-    #expect(outcome.text?.map(\.sentence) == [#"staticText "Delivery": its ink fell to 0% of the baseline's (the text vanished)"#])
+    #expect(
+      outcome.text?.map(\.sentence) == [
+        #"staticText "Delivery": its ink fell to 0% of the baseline's (the text vanished)"#
+      ])
   }
 
   @Test("a button moved by one pixel: layout's 1-point default passes it, text-aware fails it")
@@ -119,6 +129,7 @@ struct VerdictCorpusTests {
   func textColourUnderNoise() throws {
     let outcome = try Self.compare(try Self.frames("card-same-plain", "card-ink-lcd"), .textAware)
     #expect(!outcome.passed)
-    #expect(outcome.text?.map(\.detail) == Array(repeating: "its text colour changed #1C1C1E → #3A3A3C (ΔE00 9.5)", count: 2))
+    #expect(
+      outcome.text?.map(\.detail) == Array(repeating: "its text colour changed #1C1C1E → #3A3A3C (ΔE00 9.5)", count: 2))
   }
 }

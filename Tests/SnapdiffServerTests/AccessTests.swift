@@ -21,7 +21,8 @@ struct AccessTests {
           uri: "/api/v1/runs", method: .post, headers: bearer("nope", jsonHeaders), body: jsonBody(#"{"name": "x"}"#))
         #expect(wrong.status == .forbidden)
         let basic = try await client.execute(
-          uri: "/api/v1/runs", method: .post, headers: [.authorization: "Basic czNjcmV0", .contentType: "application/json"],
+          uri: "/api/v1/runs", method: .post,
+          headers: [.authorization: "Basic czNjcmV0", .contentType: "application/json"],
           body: jsonBody(#"{"name": "x"}"#))
         #expect(basic.status == .unauthorized)
         let run = try await client.openRun(headers: bearer("s3cret"))
@@ -30,10 +31,12 @@ struct AccessTests {
         // Every write route refuses without the token, before doing anything.
         let png = ServerFixture.png(ServerFixture.screen())
         #expect(try await client.putFrame(run, "a/b", png).status == .unauthorized)
-        for uri in ["/api/v1/runs/\(run)/close", "/api/v1/runs/\(run)/approve", snapshotURI(run, "a/b", "/approve"),
-          snapshotURI(run, "a/b", "/reject")]
-        {
-          let response = try await client.execute(uri: uri, method: .post, headers: jsonHeaders, body: jsonBody(#"{"all": true}"#))
+        for uri in [
+          "/api/v1/runs/\(run)/close", "/api/v1/runs/\(run)/approve", snapshotURI(run, "a/b", "/approve"),
+          snapshotURI(run, "a/b", "/reject"),
+        ] {
+          let response = try await client.execute(
+            uri: uri, method: .post, headers: jsonHeaders, body: jsonBody(#"{"all": true}"#))
           #expect(response.status == .unauthorized, "\(uri)")
         }
         #expect(try fixture.record(run).snapshots.isEmpty && fixture.record(run).closedAt == nil)
@@ -41,7 +44,10 @@ struct AccessTests {
         let put = try await client.putFrame(run, "a/b", png, headers: bearer("s3cret"))
         #expect(put.status == .ok)
         // Reads are open.
-        for uri in ["/api/v1/runs", "/api/v1/runs/\(run)", snapshotURI(run, "a/b"), snapshotURI(run, "a/b", "/current.png"), "/", "/runs/\(run)"] {
+        for uri in [
+          "/api/v1/runs", "/api/v1/runs/\(run)", snapshotURI(run, "a/b"), snapshotURI(run, "a/b", "/current.png"), "/",
+          "/runs/\(run)",
+        ] {
           let response = try await client.execute(uri: uri, method: .get)
           #expect(response.status == .ok, "\(uri)")
         }
@@ -69,7 +75,8 @@ struct AccessTests {
         #expect(withCookie.status == .ok)
         // The cookie never authorises a write (a cross-site form would send it).
         let write = try await client.execute(
-          uri: "/api/v1/runs", method: .post, headers: [.cookie: "snapdiff_token=s3cret", .contentType: "application/json"],
+          uri: "/api/v1/runs", method: .post,
+          headers: [.cookie: "snapdiff_token=s3cret", .contentType: "application/json"],
           body: jsonBody(#"{"name": "x"}"#))
         #expect(write.status == .unauthorized)
       }

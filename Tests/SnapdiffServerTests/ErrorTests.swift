@@ -33,7 +33,8 @@ struct ErrorTests {
           #expect(response.headers[.contentType]?.hasPrefix("application/json") == true, "\(uri)")
           #expect(!response.errorMessage.isEmpty, "\(uri)")
         }
-        let putUnknown = try await client.putFrame("19990101-000000-000", "a/b", ServerFixture.png(ServerFixture.screen()))
+        let putUnknown = try await client.putFrame(
+          "19990101-000000-000", "a/b", ServerFixture.png(ServerFixture.screen()))
         #expect(putUnknown.status == .notFound)
       }
     }
@@ -51,7 +52,8 @@ struct ErrorTests {
         #expect(response.errorMessage.contains("limit"))
         var form = Multipart()
         form.add("frame", png, filename: "big.png", contentType: "image/png")
-        let multipart = try await client.execute(uri: snapshotURI(run, "a/big"), method: .put, headers: form.headers, body: form.body)
+        let multipart = try await client.execute(
+          uri: snapshotURI(run, "a/big"), method: .put, headers: form.headers, body: form.body)
         #expect(multipart.status == .contentTooLarge)
         #expect(try fixture.record(run).snapshots.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: fixture.runs + "/\(run)/incoming/a/big.png"))
@@ -85,7 +87,8 @@ struct ErrorTests {
 
         for key in ["..%2F..%2Fescape", "a%2F..%2F..%2Fescape", "%2Fabsolute", "a%5Cb", "a%00b", "a%2F%2Fb"] {
           let response = try await client.execute(
-            uri: "/api/v1/runs/\(run)/snapshots/\(key)", method: .put, headers: pngHeaders, body: ByteBuffer(bytes: png))
+            uri: "/api/v1/runs/\(run)/snapshots/\(key)", method: .put, headers: pngHeaders, body: ByteBuffer(bytes: png)
+          )
           #expect(response.status == .unprocessableContent, "\(key): \(response.text)")
         }
         let badEscape = try await client.execute(
@@ -94,19 +97,23 @@ struct ErrorTests {
 
         let badTree = try await client.execute(
           uri: snapshotURI(run, "a/tree"), method: .put, headers: jsonHeaders,
-          body: jsonBody(#"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "buton", "frame": {"x": 0, "y": 0, "width": 1, "height": 1}}}"#))
+          body: jsonBody(
+            #"{"screen": {"width": 10, "height": 10}, "root": {"elementType": "buton", "frame": {"x": 0, "y": 0, "width": 1, "height": 1}}}"#
+          ))
         #expect(badTree.status == .unprocessableContent)
         #expect(badTree.errorMessage.contains("not a valid element tree"))
 
         var form = Multipart()
         form.add("frame", png, contentType: "image/png")
         form.add("settings", Array(#"{"threshold": 7}"#.utf8), contentType: "application/json")
-        let badSettings = try await client.execute(uri: snapshotURI(run, "a/settings"), method: .put, headers: form.headers, body: form.body)
+        let badSettings = try await client.execute(
+          uri: snapshotURI(run, "a/settings"), method: .put, headers: form.headers, body: form.body)
         #expect(badSettings.status == .unprocessableContent, "\(badSettings.text)")
         var selector = Multipart()
         selector.add("frame", png, contentType: "image/png")
         selector.add("settings", Array(#"{"ignoreElements": ["@nosuchtype"]}"#.utf8), contentType: "application/json")
-        let badSelector = try await client.execute(uri: snapshotURI(run, "a/selector"), method: .put, headers: selector.headers, body: selector.body)
+        let badSelector = try await client.execute(
+          uri: snapshotURI(run, "a/selector"), method: .put, headers: selector.headers, body: selector.body)
         #expect(badSelector.status == .unprocessableContent, "\(badSelector.text)")
 
         #expect(try fixture.record(run).snapshots.isEmpty)
@@ -126,17 +133,21 @@ struct ErrorTests {
         let png = ServerFixture.png(ServerFixture.screen())
         let uri = snapshotURI(run, "a/form")
         func put(_ body: [UInt8], contentType: String) async throws -> TestResponse {
-          try await client.execute(uri: uri, method: .put, headers: [.contentType: contentType], body: ByteBuffer(bytes: body))
+          try await client.execute(
+            uri: uri, method: .put, headers: [.contentType: contentType], body: ByteBuffer(bytes: body))
         }
         let noBoundary = try await put(png, contentType: "multipart/form-data")
         #expect(noBoundary.status == .badRequest && noBoundary.errorMessage.contains("boundary"))
-        let wrongBoundary = try await put(Array("--other\r\n\r\nx\r\n--other--".utf8), contentType: "multipart/form-data; boundary=b")
+        let wrongBoundary = try await put(
+          Array("--other\r\n\r\nx\r\n--other--".utf8), contentType: "multipart/form-data; boundary=b")
         #expect(wrongBoundary.status == .badRequest)
         let unclosed = try await put(
-          Array("--b\r\nContent-Disposition: form-data; name=\"frame\"\r\n\r\n".utf8) + png, contentType: "multipart/form-data; boundary=b")
+          Array("--b\r\nContent-Disposition: form-data; name=\"frame\"\r\n\r\n".utf8) + png,
+          contentType: "multipart/form-data; boundary=b")
         #expect(unclosed.status == .badRequest && unclosed.errorMessage.contains("not closed"))
         let noName = try await put(
-          Array("--b\r\nContent-Type: image/png\r\n\r\nx\r\n--b--\r\n".utf8), contentType: "multipart/form-data; boundary=b")
+          Array("--b\r\nContent-Type: image/png\r\n\r\nx\r\n--b--\r\n".utf8),
+          contentType: "multipart/form-data; boundary=b")
         #expect(noName.status == .badRequest)
 
         var unknown = Multipart()
@@ -147,10 +158,14 @@ struct ErrorTests {
         var twice = Multipart()
         twice.add("frame", png, contentType: "image/png")
         twice.add("frame", png, contentType: "image/png")
-        #expect(try await client.execute(uri: uri, method: .put, headers: twice.headers, body: twice.body).status == .badRequest)
+        #expect(
+          try await client.execute(uri: uri, method: .put, headers: twice.headers, body: twice.body).status
+            == .badRequest)
         var settingsOnly = Multipart()
         settingsOnly.add("settings", Array("{}".utf8), contentType: "application/json")
-        #expect(try await client.execute(uri: uri, method: .put, headers: settingsOnly.headers, body: settingsOnly.body).status == .badRequest)
+        #expect(
+          try await client.execute(uri: uri, method: .put, headers: settingsOnly.headers, body: settingsOnly.body)
+            .status == .badRequest)
 
         let empty = try await client.execute(uri: uri, method: .put, headers: pngHeaders)
         #expect(empty.status == .badRequest)

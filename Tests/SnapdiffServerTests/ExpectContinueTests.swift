@@ -15,14 +15,17 @@ struct ExpectContinueTests {
   static let key = "Login - test_login/Login"
 
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("100 Continue before the body, then the verdict on the same connection; none without Expect; 413 instead of 100 over the limit; pipelined in order")
+  @Test(
+    "100 Continue before the body, then the verdict on the same connection; none without Expect; 413 instead of 100 over the limit; pipelined in order"
+  )
   func interimResponse() async throws {
     let executable = try #require(ExternalTool.snapdiff, "no snapdiff built beside the tests")
     try await withFixture { fixture in
       try fixture.writeBaseline(Self.key, ServerFixture.screen())
       let frame = ServerFixture.png(ServerFixture.screen([PixelRect(x: 2, y: 2, width: 5, height: 5)]))
       let (run, exchange) = try await offCooperativePool {
-        let server = try ServeProcess(executable: executable, root: fixture.root, token: nil, arguments: ["--max-upload-mb", "1"])
+        let server = try ServeProcess(
+          executable: executable, root: fixture.root, token: nil, arguments: ["--max-upload-mb", "1"])
         defer { server.stop() }
         let run = try Self.openRun(port: server.port)
         return (run, try Self.exchange(port: server.port, run: run, frame: frame))
@@ -30,7 +33,8 @@ struct ExpectContinueTests {
       #expect(exchange.interim.hasPrefix("HTTP/1.1 100 Continue"), "\(exchange.interim)")
       #expect(exchange.verdict.head.hasPrefix("HTTP/1.1 200"), "\(exchange.verdict.head)")
       #expect(exchange.verdict.body.contains(#""status":"failed""#), "\(exchange.verdict.body)")
-      #expect(exchange.next.head.hasPrefix("HTTP/1.1 200") && exchange.next.body.contains("ok"), "\(exchange.next.head)")
+      #expect(
+        exchange.next.head.hasPrefix("HTTP/1.1 200") && exchange.next.body.contains("ok"), "\(exchange.next.head)")
       #expect(exchange.withoutExpect.hasPrefix("HTTP/1.1 200"), "\(exchange.withoutExpect)")
       #expect(exchange.overLimit.hasPrefix("HTTP/1.1 413"), "\(exchange.overLimit)")
       #expect(
@@ -95,7 +99,8 @@ struct ExpectContinueTests {
     try pipelining.send(frame)
     pipelined.append(try pipelining.readResponse("the second pipelined response").head)
     return Exchange(
-      interim: interim, verdict: verdict, next: next, withoutExpect: withoutExpect, overLimit: overLimit, pipelined: pipelined)
+      interim: interim, verdict: verdict, next: next, withoutExpect: withoutExpect, overLimit: overLimit,
+      pipelined: pipelined)
   }
 
   static let curl = ExternalTool.path(["curl"])
@@ -121,7 +126,8 @@ struct ExpectContinueTests {
       let path = fixture.root + "/big.png"
       try Data(png).write(to: URL(fileURLWithPath: path))
       let (run, upload) = try await offCooperativePool {
-        let server = try ServeProcess(executable: executable, root: fixture.root, token: nil, arguments: ["--max-upload-mb", "8"])
+        let server = try ServeProcess(
+          executable: executable, root: fixture.root, token: nil, arguments: ["--max-upload-mb", "8"])
         defer { server.stop() }
         let run = try Self.openRun(port: server.port)
         // curl waits --expect100-timeout seconds for the answer (1 by default); 20 makes a

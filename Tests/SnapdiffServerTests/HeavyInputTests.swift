@@ -85,7 +85,9 @@ struct HeavyInputTests {
   }
 
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("over-limit parts are refused while read, bombs from their header, frames and trees run on the workers; /health answers within 1 s throughout")
+  @Test(
+    "over-limit parts are refused while read, bombs from their header, frames and trees run on the workers; /health answers within 1 s throughout"
+  )
   func healthStaysQuick() async throws {
     let snapdiff = try #require(SlowClientTests.snapdiff, "build snapdiff first")
     try await withFixture { fixture in
@@ -104,7 +106,8 @@ struct HeavyInputTests {
           "POST /api/v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 16\r\nConnection: close\r\n\r\n{\"name\": \"load\"}",
           port: port)
       }
-      let run = try #require(open.body.firstMatch(of: #/"id":"([^"]+)"/#).map { String($0.1) }, "\(open.head)\n\(open.body)")
+      let run = try #require(
+        open.body.firstMatch(of: #/"id":"([^"]+)"/#).map { String($0.1) }, "\(open.head)\n\(open.body)")
       let snapshots = "/api/v1/runs/\(run)/snapshots/"
 
       // A tree just under the 4 MiB limit: a small screen and an unknown array of numbers that
@@ -128,37 +131,51 @@ struct HeavyInputTests {
       var jobs: [Job] = []
       for index in 0..<3 {
         let body = Self.multipart("tree", twentyMB)
-        jobs.append(Job(name: "20 MB tree part \(index)", head: Self.put(snapshots + "t\(index)", body, contentType: boundary),
-          body: body, expected: 413, message: "the 'tree' part is larger than its limit of 4 MiB"))
+        jobs.append(
+          Job(
+            name: "20 MB tree part \(index)", head: Self.put(snapshots + "t\(index)", body, contentType: boundary),
+            body: body, expected: 413, message: "the 'tree' part is larger than its limit of 4 MiB"))
       }
       let settingsBody = Self.multipart("settings", settings42MB)
-      jobs.append(Job(name: "42 MB settings part", head: Self.put(snapshots + "s", settingsBody, contentType: boundary),
-        body: settingsBody, expected: 413, message: "the 'settings' part is larger than its limit of 1 MiB"))
+      jobs.append(
+        Job(
+          name: "42 MB settings part", head: Self.put(snapshots + "s", settingsBody, contentType: boundary),
+          body: settingsBody, expected: 413, message: "the 'settings' part is larger than its limit of 1 MiB"))
       for index in 0..<2 {
-        jobs.append(Job(name: "4 MiB tree \(index)", head: Self.put(snapshots + "tree\(index)", bigTree, contentType: "application/json"),
-          body: bigTree, expected: 200, message: "\"key\""))
+        jobs.append(
+          Job(
+            name: "4 MiB tree \(index)",
+            head: Self.put(snapshots + "tree\(index)", bigTree, contentType: "application/json"),
+            body: bigTree, expected: 200, message: "\"key\""))
       }
       for index in 0..<2 {
-        jobs.append(Job(name: "\(width)×\(height) frame \(index)", head: Self.put(snapshots + "big%2Fframe", changed, contentType: "image/png"),
-          body: changed, expected: 200, message: "\"failed\""))
+        jobs.append(
+          Job(
+            name: "\(width)×\(height) frame \(index)",
+            head: Self.put(snapshots + "big%2Fframe", changed, contentType: "image/png"),
+            body: changed, expected: 200, message: "\"failed\""))
       }
       let bomb = Self.claimingPNG(width: 1, height: 200_000_000)
-      jobs.append(Job(name: "1×200,000,000 PNG", head: Self.put(snapshots + "bomb", bomb, contentType: "image/png"),
-        body: bomb, expected: 422, message: "more than the server's budget of 256 MiB"))
+      jobs.append(
+        Job(
+          name: "1×200,000,000 PNG", head: Self.put(snapshots + "bomb", bomb, contentType: "image/png"),
+          body: bomb, expected: 422, message: "more than the server's budget of 256 MiB"))
       let heavy = jobs
 
       let (results, health) = try await offCooperativePool { () -> ([(Job, Int, String, Double)], [Double]) in
         let results = LockedResults<(Job, Int, String, Double)>()
         for job in heavy {
           Thread.detachNewThread {
-            let result = (try? Self.send(job.head, body: job.body, port: port)) ?? (status: 0, body: "no answer", seconds: 0)
+            let result =
+              (try? Self.send(job.head, body: job.body, port: port)) ?? (status: 0, body: "no answer", seconds: 0)
             results.append((job, result.status, result.body, result.seconds))
           }
         }
         var health: [Double] = []
         while results.count < heavy.count {
           let start = Date()
-          let answer = try? RawHTTP.send("GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: port)
+          let answer = try? RawHTTP.send(
+            "GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: port)
           health.append(answer?.status == 200 ? Date().timeIntervalSince(start) : .infinity)
           Thread.sleep(forTimeInterval: 0.05)
         }
@@ -171,7 +188,9 @@ struct HeavyInputTests {
       let worst = health.max() ?? .infinity
       let sorted = health.sorted()
       let median = sorted.isEmpty ? .infinity : sorted[sorted.count / 2]
-      print("heavy input: /health asked \(health.count) times: median \(Int(median * 1000)) ms, worst \(Int(worst * 1000)) ms; server peak RSS \(Self.peakMemory(pid: server.process.processIdentifier)) MiB")
+      print(
+        "heavy input: /health asked \(health.count) times: median \(Int(median * 1000)) ms, worst \(Int(worst * 1000)) ms; server peak RSS \(Self.peakMemory(pid: server.process.processIdentifier)) MiB"
+      )
       #expect(health.count >= 3, "the heavy requests finished before /health was asked")
       #expect(worst < 1, "/health took \(worst) s while the heavy inputs ran")
       #expect(server.stop() == 0, "\(server.log())")

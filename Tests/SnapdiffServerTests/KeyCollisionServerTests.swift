@@ -10,7 +10,8 @@ import Testing
 @Suite("key collisions over the API")
 struct KeyCollisionServerTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("NFC/NFD and letter-case spellings of a key already in the run answer 422 naming both keys; nothing is recorded")
+  @Test(
+    "NFC/NFD and letter-case spellings of a key already in the run answer 422 naming both keys; nothing is recorded")
   func collisionsRefused() async throws {
     try await withFixture { fixture in
       var configuration = fixture.configuration()
@@ -23,11 +24,14 @@ struct KeyCollisionServerTests {
         {
           let response = try await client.execute(
             .init(uri, method: method, authority: "127.0.0.1:\(port)", headers: headers, body: body))
-          let json = (try? JSONSerialization.jsonObject(with: Data(buffer: response.body ?? ByteBuffer()))) as? [String: Any]
+          let json =
+            (try? JSONSerialization.jsonObject(with: Data(buffer: response.body ?? ByteBuffer()))) as? [String: Any]
           return (Int(response.status.code), ((json?["error"] as? [String: Any])?["message"] as? String) ?? "")
         }
         let open = try await client.execute(
-          .init("/api/v1/runs", method: .post, authority: "127.0.0.1:\(port)", headers: jsonHeaders, body: jsonBody(#"{"name": "n"}"#)))
+          .init(
+            "/api/v1/runs", method: .post, authority: "127.0.0.1:\(port)", headers: jsonHeaders,
+            body: jsonBody(#"{"name": "n"}"#)))
         let opened = try JSONSerialization.jsonObject(with: Data(buffer: open.body ?? ByteBuffer())) as? [String: Any]
         let run = try #require(opened?["id"] as? String)
         let png = ByteBuffer(bytes: ServerFixture.png(ServerFixture.screen()))
@@ -37,11 +41,15 @@ struct KeyCollisionServerTests {
         #expect(try await put("Caf%C3%A9").status == 200)
         let nfd = try await put("Cafe%CC%81")
         #expect(nfd.status == 422)
-        #expect(nfd.message.contains("snapshot key 'Cafe\u{301}' differs from 'Caf\u{E9}' only by Unicode normalisation"))
+        #expect(
+          nfd.message.contains("snapshot key 'Cafe\u{301}' differs from 'Caf\u{E9}' only by Unicode normalisation"))
         #expect(try await put("Login").status == 200)
         let lower = try await put("login")
         #expect(lower.status == 422)
-        #expect(lower.message == "snapshot key 'login' differs from 'Login' only by letter case: the two would be one file on macOS and Windows")
+        #expect(
+          lower.message
+            == "snapshot key 'login' differs from 'Login' only by letter case: the two would be one file on macOS and Windows"
+        )
         // The same key again replaces its frame: not a collision.
         #expect(try await put("Login").status == 200)
         let skip = try await send(
@@ -51,7 +59,9 @@ struct KeyCollisionServerTests {
       }
       let keys = try fixture.store.keys().map(\.rawValue)
       #expect(keys.count == 2)
-      #expect(Set(try FileManager.default.contentsOfDirectory(atPath: fixture.baselines).filter { $0.hasSuffix(".png") }).count == 2)
+      #expect(
+        Set(try FileManager.default.contentsOfDirectory(atPath: fixture.baselines).filter { $0.hasSuffix(".png") })
+          .count == 2)
     }
   }
 }

@@ -10,21 +10,26 @@ import Testing
 @Suite("a server on 127.0.0.1")
 struct LoopbackServerTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("health over a socket; a chunked upload over the limit is cut off with 413; writes need a loopback Host; concurrent approvals all land")
+  @Test(
+    "health over a socket; a chunked upload over the limit is cut off with 413; writes need a loopback Host; concurrent approvals all land"
+  )
   func loopback() async throws {
     try await withFixture { fixture in
       for index in 0..<6 { try fixture.writeBaseline("a/\(index)", ServerFixture.screen()) }
       try await Self.withServer(fixture.configuration(maxUploadBytes: 64 << 10)) { port in
         // Raw sockets block: off the concurrency pool, which the in-process server needs.
         let health = try await offCooperativePool {
-          try RawHTTP.send("GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n", port: port)
+          try RawHTTP.send(
+            "GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n", port: port)
         }
         #expect(health.status == 200 && health.body.contains("\"ok\""))
 
         let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(30)))
         client.connect()
         let open = try await client.execute(
-          .init("/api/v1/runs", method: .post, authority: "127.0.0.1:\(port)", headers: jsonHeaders, body: jsonBody(#"{"name": "loop"}"#)))
+          .init(
+            "/api/v1/runs", method: .post, authority: "127.0.0.1:\(port)", headers: jsonHeaders,
+            body: jsonBody(#"{"name": "loop"}"#)))
         #expect(open.status == .created)
         let opened = try JSONSerialization.jsonObject(with: Data(buffer: open.body ?? ByteBuffer())) as? [String: Any]
         let run = try #require(opened?["id"] as? String)
@@ -38,7 +43,9 @@ struct LoopbackServerTests {
           body += Array("\(String(chunk.count, radix: 16))\r\n".utf8) + chunk + Array("\r\n".utf8)
         }
         body += Array("0\r\n\r\n".utf8)
-        let huge = try await offCooperativePool { [request, body] in try RawHTTP.send(Array(request.utf8) + body, port: port) }
+        let huge = try await offCooperativePool { [request, body] in
+          try RawHTTP.send(Array(request.utf8) + body, port: port)
+        }
         #expect(huge.status == 413, "\(huge.head)")
         #expect(try fixture.record(run).snapshots.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.data + "/uploads").isEmpty)
@@ -55,7 +62,8 @@ struct LoopbackServerTests {
         let changed = ServerFixture.png(ServerFixture.screen([PixelRect(x: 0, y: 0, width: 4, height: 4)]))
         for index in 0..<6 {
           let put = try await client.execute(
-            .init(snapshotURI(run, "a/\(index)"), method: .put, authority: "127.0.0.1:\(port)", headers: pngHeaders,
+            .init(
+              snapshotURI(run, "a/\(index)"), method: .put, authority: "127.0.0.1:\(port)", headers: pngHeaders,
               body: ByteBuffer(bytes: changed)))
           #expect(put.status == .ok)
         }
@@ -74,14 +82,19 @@ struct LoopbackServerTests {
         }
         try await client.shutdown()
         #expect(try fixture.record(run).snapshots.allSatisfy { $0.status == .approved })
-        for index in 0..<6 { #expect(try fixture.baseline("a/\(index)") == ServerFixture.screen([PixelRect(x: 0, y: 0, width: 4, height: 4)])) }
+        for index in 0..<6 {
+          #expect(
+            try fixture.baseline("a/\(index)") == ServerFixture.screen([PixelRect(x: 0, y: 0, width: 4, height: 4)]))
+        }
       }
     }
   }
 
   /// Runs the application on 127.0.0.1 with a free port while `body` runs.
   @available(macOS 14, iOS 17, tvOS 17, *)
-  static func withServer(_ configuration: ServerConfiguration, _ body: @Sendable (Int) async throws -> Void) async throws {
+  static func withServer(_ configuration: ServerConfiguration, _ body: @Sendable (Int) async throws -> Void)
+    async throws
+  {
     var configuration = configuration
     configuration.host = "127.0.0.1"
     configuration.port = 0

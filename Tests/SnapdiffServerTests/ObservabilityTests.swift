@@ -11,7 +11,9 @@ import Testing
 @Suite("metrics and readiness")
 struct ObservabilityTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("GET /metrics over a socket: frames, verdicts by status, decode and compare times, open runs, request latency move after posted frames")
+  @Test(
+    "GET /metrics over a socket: frames, verdicts by status, decode and compare times, open runs, request latency move after posted frames"
+  )
   func metricsMove() async throws {
     try await withFixture { fixture in
       let equal = ServerFixture.screen()
@@ -26,13 +28,16 @@ struct ObservabilityTests {
         client.connect()
         let authority = "127.0.0.1:\(port)"
         let open = try await client.execute(
-          .init("/api/v1/runs", method: .post, authority: authority, headers: jsonHeaders, body: jsonBody(#"{"name": "m"}"#)))
+          .init(
+            "/api/v1/runs", method: .post, authority: authority, headers: jsonHeaders, body: jsonBody(#"{"name": "m"}"#)
+          ))
         let opened = try JSONSerialization.jsonObject(with: Data(buffer: open.body ?? ByteBuffer())) as? [String: Any]
         let run = try #require(opened?["id"] as? String)
         let changed = ServerFixture.screen([PixelRect(x: 1, y: 1, width: 3, height: 3)])
         for (key, image) in [("m/equal", equal), ("m/changed", changed)] {
           let put = try await client.execute(
-            .init(snapshotURI(run, key), method: .put, authority: authority, headers: pngHeaders,
+            .init(
+              snapshotURI(run, key), method: .put, authority: authority, headers: pngHeaders,
               body: ByteBuffer(bytes: ServerFixture.png(image))))
           #expect(put.status == .ok)
         }
@@ -72,7 +77,9 @@ struct ObservabilityTests {
         #expect(ready.status == .ok)
         #expect(ready.json["status"] as? String == "ready")
 
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: fixture.data + "/serve.sqlite" + suffix) }
+        for suffix in ["", "-wal", "-shm"] {
+          try? FileManager.default.removeItem(atPath: fixture.data + "/serve.sqlite" + suffix)
+        }
         let unreachable = try await client.execute(uri: "/api/v1/ready", method: .get)
         #expect(unreachable.status == .serviceUnavailable)
         #expect((unreachable.json["reason"] as? String)?.contains("gone") == true)

@@ -33,7 +33,8 @@ struct OpenAPITests {
   @Test("every operation in the spec is served, and every route is in the spec")
   func specMatchesRoutes() async throws {
     let served: Set<String> = [
-      "GET /api/v1/health", "GET /api/v1/ready", "GET /api/v1/version", "GET /metrics", "GET /api/v1/runs", "POST /api/v1/runs", "GET /api/v1/runs/{run}",
+      "GET /api/v1/health", "GET /api/v1/ready", "GET /api/v1/version", "GET /metrics", "GET /api/v1/runs",
+      "POST /api/v1/runs", "GET /api/v1/runs/{run}",
       "POST /api/v1/runs/{run}/close", "POST /api/v1/runs/{run}/approve", "POST /api/v1/runs/{run}/reject",
       "PUT /api/v1/runs/{run}/snapshots/{key}", "GET /api/v1/runs/{run}/snapshots/{key}",
       "GET /api/v1/runs/{run}/snapshots/{key}/{image}", "POST /api/v1/runs/{run}/snapshots/{key}/approve",
@@ -52,7 +53,8 @@ struct OpenAPITests {
           let uri = String(parts[1]).replacingOccurrences(of: "{run}", with: run)
             .replacingOccurrences(of: "{key}", with: "a%2Fb").replacingOccurrences(of: "{image}", with: "diff.png")
           let response = try await client.execute(
-            uri: uri, method: HTTPRequest.Method(String(parts[0]))!, headers: jsonHeaders, body: jsonBody(#"{"all": true}"#))
+            uri: uri, method: HTTPRequest.Method(String(parts[0]))!, headers: jsonHeaders,
+            body: jsonBody(#"{"all": true}"#))
           #expect(!response.errorMessage.hasPrefix("no route"), "\(operation): \(response.text)")
         }
       }

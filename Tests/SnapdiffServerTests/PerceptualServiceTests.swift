@@ -9,8 +9,10 @@ import Testing
 /// level, and a tagged baseline is converted before comparing.
 @Suite("service: perceptual level and colour profiles")
 struct PerceptualServiceTests {
-  static let blue = ServerFixture.screen([PixelRect(x: 5, y: 5, width: 10, height: 8)], color: RGBAColor(red: 0x00, green: 0x7a, blue: 0xff))
-  static let newBlue = ServerFixture.screen([PixelRect(x: 5, y: 5, width: 10, height: 8)], color: RGBAColor(red: 0x0a, green: 0x84, blue: 0xff))
+  static let blue = ServerFixture.screen(
+    [PixelRect(x: 5, y: 5, width: 10, height: 8)], color: RGBAColor(red: 0x00, green: 0x7a, blue: 0xff))
+  static let newBlue = ServerFixture.screen(
+    [PixelRect(x: 5, y: 5, width: 10, height: 8)], color: RGBAColor(red: 0x0a, green: 0x84, blue: 0xff))
 
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("settings {matchLevel: perceptual} fail #007aff → #0a84ff, which strict passes; a bad deltaE is a 422")

@@ -14,7 +14,9 @@ struct RemoteRunnerFlowTests {
   static let clockTick = PixelRect(x: 1, y: 1, width: 6, height: 4)
 
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("open, PUT frames (PNG; multipart with tree and masking settings), close: failed; approve same change; the next run passes")
+  @Test(
+    "open, PUT frames (PNG; multipart with tree and masking settings), close: failed; approve same change; the next run passes"
+  )
   func fullRun() async throws {
     try await withFixture { fixture in
       try fixture.writeBaseline("Home - test_search/Home", ServerFixture.screen(), tree: ServerFixture.tree)
@@ -51,7 +53,9 @@ struct RemoteRunnerFlowTests {
           uri: snapshotURI(first, "Login - test_login/Login", "/approve"), method: .post, headers: auth)
         #expect(new.json["summary"].flatMap { ($0 as? [String: Any])?["verdict"] as? String } == "passed")
         #expect(try fixture.baseline("Profile - test_profile/Profile") == ServerFixture.screen([Self.header]))
-        #expect(try fixture.baseline("Login - test_login/Login") == ServerFixture.screen([PixelRect(x: 5, y: 5, width: 9, height: 9)]))
+        #expect(
+          try fixture.baseline("Login - test_login/Login")
+            == ServerFixture.screen([PixelRect(x: 5, y: 5, width: 9, height: 9)]))
 
         let second = try await client.openRun("nightly", branch: "main", headers: auth)
         let secondVerdicts = try await Self.postFrames(client, run: second, auth: auth)
@@ -76,7 +80,8 @@ struct RemoteRunnerFlowTests {
   {
     var verdicts: [String: [String: Any]] = [:]
     var form = Multipart()
-    form.add("frame", ServerFixture.png(ServerFixture.screen([clockTick])), filename: "Home.png", contentType: "image/png")
+    form.add(
+      "frame", ServerFixture.png(ServerFixture.screen([clockTick])), filename: "Home.png", contentType: "image/png")
     form.add("tree", Array(ServerFixture.treeJSON.utf8), contentType: "application/json")
     form.add("settings", Array(#"{"ignoreElements": ["clock"]}"#.utf8), contentType: "application/json")
     var headers = form.headers
@@ -86,12 +91,14 @@ struct RemoteRunnerFlowTests {
     #expect(home.status == .ok, "\(home.text)")
     verdicts["Home - test_search/Home"] = home.json
     for key in ["Profile - test_profile/Profile", "Settings - test_settings/Settings"] {
-      let response = try await client.putFrame(run, key, ServerFixture.png(ServerFixture.screen([header])), headers: auth)
+      let response = try await client.putFrame(
+        run, key, ServerFixture.png(ServerFixture.screen([header])), headers: auth)
       #expect(response.status == .ok, "\(response.text)")
       verdicts[key] = response.json
     }
     let login = try await client.putFrame(
-      run, "Login - test_login/Login", ServerFixture.png(ServerFixture.screen([PixelRect(x: 5, y: 5, width: 9, height: 9)])),
+      run, "Login - test_login/Login",
+      ServerFixture.png(ServerFixture.screen([PixelRect(x: 5, y: 5, width: 9, height: 9)])),
       headers: auth)
     verdicts["Login - test_login/Login"] = login.json
     return verdicts

@@ -69,7 +69,8 @@ struct RequestFuzzRegressionTests {
           do {
             let key = try SnapshotsController.key(raw)
             for component in key.rawValue.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-              #expect(!component.isEmpty && !component.elementsEqual([46]) && !component.elementsEqual([46, 46]), "\(name)")
+              #expect(
+                !component.isEmpty && !component.elementsEqual([46]) && !component.elementsEqual([46, 46]), "\(name)")
             }
           } catch {
             Self.expectRefusal(error, name)

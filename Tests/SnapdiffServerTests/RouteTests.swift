@@ -88,7 +88,8 @@ struct RouteTests {
         let diff = try await client.execute(uri: base + "/diff.png", method: .get)
         #expect(diff.status == .ok)
         #expect(try PNGDecoder().header(of: Array(buffer: diff.body)).width == 40)
-        let noKey = try await client.execute(uri: snapshotURI(run, "Home - test_search/Other", "/diff.png"), method: .get)
+        let noKey = try await client.execute(
+          uri: snapshotURI(run, "Home - test_search/Other", "/diff.png"), method: .get)
         #expect(noKey.status == .notFound)
       }
     }
@@ -119,7 +120,8 @@ struct RouteTests {
         let first = try await client.openRun("first", branch: "main")
         _ = try await client.putFrame(first, "a/one", ServerFixture.png(ServerFixture.screen()))
         let second = try await client.openRun("second", branch: "feature")
-        _ = try await client.putFrame(second, "a/one", ServerFixture.png(ServerFixture.screen([PixelRect(x: 0, y: 0, width: 2, height: 2)])))
+        _ = try await client.putFrame(
+          second, "a/one", ServerFixture.png(ServerFixture.screen([PixelRect(x: 0, y: 0, width: 2, height: 2)])))
         let list = try await client.execute(uri: "/api/v1/runs", method: .get)
         #expect(list.status == .ok)
         let runs = try #require(list.json["runs"] as? [[String: Any]])
@@ -237,10 +239,12 @@ struct RouteTests {
           uri: "/api/v1/runs/\(run)/approve", method: .post, headers: jsonHeaders, body: jsonBody("{}"))
         #expect(empty.status == .badRequest)
         let unknown = try await client.execute(
-          uri: "/api/v1/runs/\(run)/approve", method: .post, headers: jsonHeaders, body: jsonBody(#"{"sameAs": "a/nope"}"#))
+          uri: "/api/v1/runs/\(run)/approve", method: .post, headers: jsonHeaders,
+          body: jsonBody(#"{"sameAs": "a/nope"}"#))
         #expect(unknown.status == .notFound)
         let noMatch = try await client.execute(
-          uri: "/api/v1/runs/\(run)/approve", method: .post, headers: jsonHeaders, body: jsonBody(#"{"keys": ["b/*"]}"#))
+          uri: "/api/v1/runs/\(run)/approve", method: .post, headers: jsonHeaders, body: jsonBody(#"{"keys": ["b/*"]}"#)
+        )
         #expect(noMatch.status == .notFound)
         let badAction = try await client.execute(uri: snapshotURI(run, "a/one", "/promote"), method: .post)
         #expect(badAction.status == .notFound)
@@ -255,7 +259,9 @@ struct RouteTests {
       try fixture.writeBaseline("Home - test/Home", ServerFixture.screen())
       try await fixture.test { client in
         let run = try await client.openRun("nightly <main>")
-        _ = try await client.putFrame(run, "Home - test/Home", ServerFixture.png(ServerFixture.screen([PixelRect(x: 1, y: 1, width: 2, height: 2)])))
+        _ = try await client.putFrame(
+          run, "Home - test/Home", ServerFixture.png(ServerFixture.screen([PixelRect(x: 1, y: 1, width: 2, height: 2)]))
+        )
         let list = try await client.execute(uri: "/", method: .get)
         #expect(list.status == .ok && list.headers[.contentType] == "text/html; charset=utf-8")
         #expect(list.text.contains("href=\"/runs/\(run)\""))
@@ -269,10 +275,12 @@ struct RouteTests {
         #expect(page.text.contains("src=\"\(thumbnailURL)\" alt=\"current: Home - test/Home\" loading=\"lazy\""))
         #expect(page.text.contains("data-run=\"\(run)\""))
         #expect(page.text.contains("with this change"))
-        #expect(page.text.components(separatedBy: "<script").count == 3, "the report's script and the page's, no patching")
+        #expect(
+          page.text.components(separatedBy: "<script").count == 3, "the report's script and the page's, no patching")
         #expect(!page.text.contains("https://"))
         // The image URLs the page uses work; a thumbnail is made once, then read from disk.
-        let image = try await client.execute(uri: "/api/v1/runs/\(run)/snapshots/Home%20-%20test/Home/diff.png", method: .get)
+        let image = try await client.execute(
+          uri: "/api/v1/runs/\(run)/snapshots/Home%20-%20test/Home/diff.png", method: .get)
         #expect(image.status == .ok)
         let thumbnail = try await client.execute(uri: thumbnailURL, method: .get)
         #expect(thumbnail.status == .ok && thumbnail.headers[.contentType] == "image/png")
@@ -305,7 +313,8 @@ struct RouteTests {
       try await fixture.test { client in
         let run = try await client.openRun("phones")
         _ = try await client.putFrame(run, "Feed - test/Feed", frame)
-        let thumbnail = try await client.execute(uri: "/api/v1/runs/\(run)/snapshots/Feed%20-%20test%2FFeed/current.png?thumb=1", method: .get)
+        let thumbnail = try await client.execute(
+          uri: "/api/v1/runs/\(run)/snapshots/Feed%20-%20test%2FFeed/current.png?thumb=1", method: .get)
         #expect(thumbnail.status == .ok)
         let small = try PNGDecoder().decode(Array(thumbnail.body.readableBytesView))
         #expect(small.width == 222 && small.height == 480, "\(small.width)×\(small.height)")
@@ -315,7 +324,8 @@ struct RouteTests {
         let red = RGBAColor(red: 255, green: 45, blue: 85)
         #expect((295...310).contains { small[x: Int(250 * scale), y: $0] == red }, "an outline just above the change")
         #expect(small[x: Int(250 * scale), y: 20] == ServerFixture.white)
-        let baseline = try await client.execute(uri: "/api/v1/runs/\(run)/snapshots/Feed%20-%20test%2FFeed/baseline.png?thumb=1", method: .get)
+        let baseline = try await client.execute(
+          uri: "/api/v1/runs/\(run)/snapshots/Feed%20-%20test%2FFeed/baseline.png?thumb=1", method: .get)
         let plain = try PNGDecoder().decode(Array(baseline.body.readableBytesView))
         #expect(!(295...310).contains { plain[x: Int(250 * scale), y: $0] == red }, "baselines are not outlined")
       }
@@ -337,7 +347,8 @@ struct RouteTests {
         #expect(links?["page"] as? String == "https://snapdiff.example.com/runs/\(run)")
         #expect(links?["run"] as? String == "/api/v1/runs/\(run)")
         let closed = try await client.execute(uri: "/api/v1/runs/\(run)/close", method: .post)
-        #expect((closed.json["links"] as? [String: Any])?["page"] as? String == "https://snapdiff.example.com/runs/\(run)")
+        #expect(
+          (closed.json["links"] as? [String: Any])?["page"] as? String == "https://snapdiff.example.com/runs/\(run)")
       }
       let plain = try await fixture.test { client in
         try await client.execute(uri: "/api/v1/runs", method: .get)

@@ -37,7 +37,9 @@ struct ServiceCheckerTests {
             try checker.verify(CapturedFrame(frame(screen)), key: Self.key),
             // A second checker of the same service and run name posts to the same run.
             try SnapshotChecker.service(url: url, token: Self.token, runName: "ui suite", branch: "main")
-              .verify(CapturedFrame(frame(clockChanged)), key: "Home - test_login/Clock", masks: SnapshotMasks(selectors: ["clock"])),
+              .verify(
+                CapturedFrame(frame(clockChanged)), key: "Home - test_login/Clock",
+                masks: SnapshotMasks(selectors: ["clock"])),
           ]
         }
         #expect(verdicts.map(\.status) == [.passed, .failed])
@@ -46,7 +48,8 @@ struct ServiceCheckerTests {
         #expect(verdicts[1].message?.contains("\(url)/runs/") == true)
 
         let failed = try await offCooperativePool {
-          try checker.verify(CapturedFrame(frame(buttonMoved)), key: Self.key, masks: SnapshotMasks(selectors: ["clock"]))
+          try checker.verify(
+            CapturedFrame(frame(buttonMoved)), key: Self.key, masks: SnapshotMasks(selectors: ["clock"]))
         }
         #expect(failed.status == .failed)
         #expect(failed.differentPixels > 0)
@@ -66,15 +69,16 @@ struct ServiceCheckerTests {
         #expect(record.name == "ui suite" && record.branch == "main" && record.closedAt != nil)
         // Masks travel with the frame: the settings the service applied are in the run.
         let settings = try Data(
-          contentsOf: URL(fileURLWithPath: fixture.runs + "/" + summary.id + "/incoming/Home - test_login/Home.snapdiff.json"))
+          contentsOf: URL(
+            fileURLWithPath: fixture.runs + "/" + summary.id + "/incoming/Home - test_login/Home.snapdiff.json"))
         #expect(String(decoding: settings, as: UTF8.self).contains("clock"))
 
         // The reviewer approves everything on the service; the store has the new frames.
         let approval = try await offCooperativePool {
           try RawHTTP.send(
-          "POST /api/v1/runs/\(summary.id)/approve HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(Self.token)\r\n"
-            + "Content-Type: application/json\r\nContent-Length: 13\r\nConnection: close\r\n\r\n{\"all\": true}",
-          port: port)
+            "POST /api/v1/runs/\(summary.id)/approve HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(Self.token)\r\n"
+              + "Content-Type: application/json\r\nContent-Length: 13\r\nConnection: close\r\n\r\n{\"all\": true}",
+            port: port)
         }
         #expect(approval.status == 200, "\(approval.body)")
         #expect(try fixture.baseline(Self.key) == buttonMoved)
@@ -82,8 +86,11 @@ struct ServiceCheckerTests {
         // The next run (opened anew after the close) passes.
         let again = try await offCooperativePool {
           [
-            try checker.verify(CapturedFrame(frame(buttonMoved)), key: Self.key, masks: SnapshotMasks(selectors: ["clock"])),
-            try checker.verify(CapturedFrame(frame(clockChanged)), key: "Home - test_login/Clock", masks: SnapshotMasks(selectors: ["clock"])),
+            try checker.verify(
+              CapturedFrame(frame(buttonMoved)), key: Self.key, masks: SnapshotMasks(selectors: ["clock"])),
+            try checker.verify(
+              CapturedFrame(frame(clockChanged)), key: "Home - test_login/Clock",
+              masks: SnapshotMasks(selectors: ["clock"])),
           ]
         }
         #expect(again.map(\.status) == [.passed, .passed])
@@ -104,9 +111,9 @@ struct ServiceCheckerTests {
         let body = #"{"name": "ci"}"#
         let opened = try await offCooperativePool {
           try RawHTTP.send(
-          "POST /api/v1/runs HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(Self.token)\r\n"
-            + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)",
-          port: port)
+            "POST /api/v1/runs HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(Self.token)\r\n"
+              + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)",
+            port: port)
         }
         let run = try #require(
           (try JSONSerialization.jsonObject(with: Data(opened.body.utf8)) as? [String: Any])?["id"] as? String)
@@ -120,12 +127,15 @@ struct ServiceCheckerTests {
           controller.onFailure = { messages.append($0) }
           controller.takeSnapshot("Home", id: "Home", page: page, in: page)
           // A page the controller does not allow: skipped, and the skip recorded in the run.
-          let skipped = controller.takeSnapshot("Other", id: "Other", page: ServicePage(image: page.image, id: "Other"), in: page)
+          let skipped = controller.takeSnapshot(
+            "Other", id: "Other", page: ServicePage(image: page.image, id: "Other"), in: page)
           #expect(skipped.status == .skipped)
           return messages
         }
         #expect(failures.count == 1)
-        #expect(failures.first?.contains("Snapshot 'Home - test_login/Home' does not match its baseline on the service") == true)
+        #expect(
+          failures.first?.contains("Snapshot 'Home - test_login/Home' does not match its baseline on the service")
+            == true)
         let snapshots = try fixture.record(run).snapshots
         #expect(snapshots.map(\.key) == ["Home - test_login/Home", "Other - test_login/Other"])
         #expect(snapshots.map(\.status) == [.failed, .skipped])
@@ -148,7 +158,8 @@ struct ServiceCheckerTests {
     }
     #expect(
       unreachable?.message
-        == "the snapdiff service at http://127.0.0.1:\(closedPort) is not reachable (POST /api/v1/runs): nothing is listening there (connection refused). Start it with `snapdiff serve`, or point SNAPDIFF_SERVICE_URL at a running one.")
+        == "the snapdiff service at http://127.0.0.1:\(closedPort) is not reachable (POST /api/v1/runs): nothing is listening there (connection refused). Start it with `snapdiff serve`, or point SNAPDIFF_SERVICE_URL at a running one."
+    )
 
     let badAddress = #expect(throws: ServiceError.self) {
       try SnapshotChecker.service(url: "127.0.0.1:8080").verify(CapturedFrame(frame), key: Self.key)
@@ -164,8 +175,12 @@ struct ServiceCheckerTests {
           }
         }
         #expect(refused?.status == 401)
-        #expect(refused?.message.hasPrefix("the snapdiff service refused POST http://127.0.0.1:\(port)/api/v1/runs: 401 ") == true)
-        #expect(refused?.message.hasSuffix("(set SNAPDIFF_TOKEN to the service's token)") == true, "\(refused?.message ?? "")")
+        #expect(
+          refused?.message.hasPrefix("the snapdiff service refused POST http://127.0.0.1:\(port)/api/v1/runs: 401 ")
+            == true)
+        #expect(
+          refused?.message.hasSuffix("(set SNAPDIFF_TOKEN to the service's token)") == true, "\(refused?.message ?? "")"
+        )
         // A key the store refuses is refused before anything is sent.
         #expect(throws: KeyError.self) {
           try SnapshotChecker.service(url: "http://127.0.0.1:\(port)", token: Self.token)

@@ -35,29 +35,40 @@ struct ServiceWordingTests {
         #expect(missing.status == .badRequest)
         #expect(missing.errorMessage == #"the JSON body is missing "name""#, "\(missing.text)")
         let typo = try await client.execute(
-          uri: "/api/v1/runs", method: .post, headers: jsonHeaders, body: jsonBody(#"{"name": "x", "recordmode": "all"}"#))
+          uri: "/api/v1/runs", method: .post, headers: jsonHeaders,
+          body: jsonBody(#"{"name": "x", "recordmode": "all"}"#))
         #expect(typo.status == .badRequest)
-        #expect(typo.errorMessage.hasPrefix("the JSON body: unknown field 'recordmode' (the fields are name, "), "\(typo.text)")
+        #expect(
+          typo.errorMessage.hasPrefix("the JSON body: unknown field 'recordmode' (the fields are name, "),
+          "\(typo.text)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.runs).filter { !$0.hasPrefix(".") }.isEmpty)
 
         let run = try await client.openRun()
         let approve = try await client.execute(
-          uri: "/api/v1/runs/\(run)/approve", method: .post, headers: jsonHeaders, body: jsonBody(#"{"failled": true}"#))
-        #expect(approve.status == .badRequest && approve.errorMessage.contains("unknown field 'failled'"), "\(approve.text)")
+          uri: "/api/v1/runs/\(run)/approve", method: .post, headers: jsonHeaders, body: jsonBody(#"{"failled": true}"#)
+        )
+        #expect(
+          approve.status == .badRequest && approve.errorMessage.contains("unknown field 'failled'"), "\(approve.text)")
 
         let png = ServerFixture.png(ServerFixture.screen())
         for (settings, expected) in [
           (#"{"treshold": 0.2}"#, "the settings part of 'a/b': unknown field 'treshold' (the fields are threshold, "),
-          (#"{"ignoreRegions": [{"x": 0, "y": 0, "w": 1, "height": 1}]}"#, "the settings part of 'a/b': $.ignoreRegions[0]: unknown field 'w'"),
+          (
+            #"{"ignoreRegions": [{"x": 0, "y": 0, "w": 1, "height": 1}]}"#,
+            "the settings part of 'a/b': $.ignoreRegions[0]: unknown field 'w'"
+          ),
           (#"{"threshold": "high"}"#, "the settings part of 'a/b': $.threshold should be a number"),
         ] {
           var form = Multipart()
           form.add("frame", png, contentType: "image/png")
           form.add("settings", Array(settings.utf8), contentType: "application/json")
-          let response = try await client.execute(uri: snapshotURI(run, "a/b"), method: .put, headers: form.headers, body: form.body)
+          let response = try await client.execute(
+            uri: snapshotURI(run, "a/b"), method: .put, headers: form.headers, body: form.body)
           #expect(response.status == .unprocessableContent, "\(settings): \(response.text)")
           #expect(response.errorMessage.hasPrefix(expected), "\(settings): \(response.errorMessage)")
-          #expect(!response.errorMessage.contains("Coding") && !response.errorMessage.contains("CodingKeys"), "\(response.errorMessage)")
+          #expect(
+            !response.errorMessage.contains("Coding") && !response.errorMessage.contains("CodingKeys"),
+            "\(response.errorMessage)")
         }
         #expect(try fixture.record(run).snapshots.isEmpty)
       }
@@ -99,13 +110,16 @@ struct ServiceWordingTests {
         let error = verdict.json["error"] as? String ?? ""
         #expect(!error.isEmpty && !error.contains(fixture.root), "\(verdict.text)")
         #expect(error.contains("<baselines>/a/b.png"), "\(verdict.text)")
-        #expect(try fixture.record(run).snapshots.first?.error?.contains(fixture.root) == true, "run.json keeps the path")
+        #expect(
+          try fixture.record(run).snapshots.first?.error?.contains(fixture.root) == true, "run.json keeps the path")
 
         // A run.json that cannot be read: the review page answers 409 without the path.
         try Data("{".utf8).write(to: URL(fileURLWithPath: fixture.runs + "/\(run)/run.json"))
         let page = try await client.execute(uri: "/runs/\(run)", method: .get)
         #expect(page.status == .conflict, "\(page.text)")
-        #expect(page.text.contains("&lt;data&gt;/runs/\(run)/run.json") || page.text.contains("<data>/runs/\(run)/run.json"), "\(page.text)")
+        #expect(
+          page.text.contains("&lt;data&gt;/runs/\(run)/run.json") || page.text.contains("<data>/runs/\(run)/run.json"),
+          "\(page.text)")
         #expect(!page.text.contains(fixture.root), "\(page.text)")
         let api = try await client.execute(uri: "/api/v1/runs/\(run)/snapshots/a%2Fb", method: .get)
         #expect(api.status == .conflict && !api.text.contains(fixture.root), "\(api.text)")

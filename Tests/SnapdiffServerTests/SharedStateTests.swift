@@ -11,7 +11,8 @@ import Testing
 @Suite("the service and the CLI share state")
 struct SharedStateTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("a run made by check appears in the list; approving it through the API updates run.json, the store and the index")
+  @Test(
+    "a run made by check appears in the list; approving it through the API updates run.json, the store and the index")
   func checkRunReviewedThroughTheAPI() async throws {
     try await withFixture { fixture in
       try fixture.writeBaseline("Home - test/Home", ServerFixture.screen())
@@ -54,7 +55,8 @@ struct SharedStateTests {
         let rejected = try await client.execute(uri: snapshotURI(second.id, "Home - test/Other"), method: .get)
         #expect(rejected.json["status"] as? String == "rejected")
         let listed = try await client.execute(uri: "/api/v1/runs?limit=1", method: .get)
-        #expect((listed.json["runs"] as? [[String: Any]])?.first?["counts"] as? [String: Int] == ["passed": 1, "rejected": 1])
+        #expect(
+          (listed.json["runs"] as? [[String: Any]])?.first?["counts"] as? [String: Int] == ["passed": 1, "rejected": 1])
         try Self.expectIndexMatchesRecords(fixture)
 
         // A run folder deleted by hand leaves the list.

@@ -21,7 +21,8 @@ struct SlowClientTests {
   }
 
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("150 half-sent heads over a cap of 40: /health answers at once, every slow connection is closed, heads with 408")
+  @Test(
+    "150 half-sent heads over a cap of 40: /health answers at once, every slow connection is closed, heads with 408")
   func halfSentHeads() async throws {
     let snapdiff = try #require(Self.snapdiff, "build snapdiff first")
     try await withFixture { fixture in
@@ -32,9 +33,10 @@ struct SlowClientTests {
       }
       defer { server.stop() }
       let port = server.port
-      let report = try await offCooperativePool { () throws -> (health: Double, closed: Int, timedOut: Int, total: Int) in
+      let report = try await offCooperativePool {
+        () throws -> (health: Double, closed: Int, timedOut: Int, total: Int) in
         var slow: [SocketConnection] = []
-        defer { slow.forEach { $0.close() } }
+        defer { for connection in slow { connection.close() } }
         for index in 0..<150 {
           let connection = try SocketConnection(port: port, timeout: 6)
           try connection.send("GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow-\(index): a")
@@ -59,7 +61,9 @@ struct SlowClientTests {
       #expect(report.health < 1, "/health took \(report.health) s beside 150 slow clients")
       #expect(report.closed == report.total, "\(report.total - report.closed) slow connections still open after 6 s")
       #expect(report.timedOut >= 1 && report.timedOut <= 40, "\(report.timedOut) answered 408")
-      print("slow clients: /health in \(Int(report.health * 1000)) ms; \(report.closed) of \(report.total) closed, \(report.timedOut) with 408")
+      print(
+        "slow clients: /health in \(Int(report.health * 1000)) ms; \(report.closed) of \(report.total) closed, \(report.timedOut) with 408"
+      )
       #expect(server.stop() == 0, "\(server.log())")
     }
   }
@@ -71,7 +75,8 @@ struct SlowClientTests {
     try await withFixture { fixture in
       let server = try await offCooperativePool {
         try ServeProcess(
-          executable: snapdiff, root: fixture.root, token: nil, arguments: ["--header-timeout", "1", "--idle-timeout", "2"])
+          executable: snapdiff, root: fixture.root, token: nil,
+          arguments: ["--header-timeout", "1", "--idle-timeout", "2"])
       }
       defer { server.stop() }
       let port = server.port
@@ -79,7 +84,9 @@ struct SlowClientTests {
         // 10 bytes of a declared 100: the server waits for the rest no longer than 2 s.
         let short = try SocketConnection(port: port, timeout: 8)
         defer { short.close() }
-        try short.send("POST /api/v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\": ")
+        try short.send(
+          "POST /api/v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\": "
+        )
         let (shortClosed, shortSeconds) = Self.timed { short.waitForClose().closed }
         #expect(shortClosed && shortSeconds > 1.5 && shortSeconds < 5, "closed: \(shortClosed) after \(shortSeconds) s")
 
@@ -98,13 +105,17 @@ struct SlowClientTests {
         let start = Date()
         // A byte every 100 ms until the server answers (sending on after it closed would reset
         // the connection and lose the answer).
-        for byte in Array("GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ".utf8) + Array(repeating: 120, count: 40) {
+        for byte in Array("GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ".utf8)
+          + Array(repeating: 120, count: 40)
+        {
           try trickle.send([byte])
           if trickle.isReadable(within: 100) { break }
         }
         let seconds = Date().timeIntervalSince(start)
         let (trickleClosed, received) = trickle.waitForClose()
-        #expect(trickleClosed && String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 408"), "\(received.count) bytes")
+        #expect(
+          trickleClosed && String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 408"),
+          "\(received.count) bytes")
         #expect(seconds < 4, "the trickled head was cut off after \(seconds) s")
       }
       #expect(server.stop() == 0, "\(server.log())")
@@ -118,6 +129,8 @@ struct SlowClientTests {
     for option in ["--max-connections", "--header-timeout", "--idle-timeout", "--workers", "--max-decoded-mb"] {
       #expect(output.standardOutput.contains(option), "\(option) missing from:\n\(output.standardOutput)")
     }
-    #expect(output.standardOutput.contains("(default: 10.0)") && output.standardOutput.contains("(default: 60.0)"), "\(output.standardOutput)")
+    #expect(
+      output.standardOutput.contains("(default: 10.0)") && output.standardOutput.contains("(default: 60.0)"),
+      "\(output.standardOutput)")
   }
 }

@@ -35,7 +35,8 @@ struct VerdictAgreementTests {
         let current = ServerFixture.screen(pair.current)
         frames.append((pair.key, current))
         let path = root + "/frames/" + pair.key + ".png"
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+          atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try PNGEncoder().write(current, to: path)
       }
 
@@ -49,7 +50,9 @@ struct VerdictAgreementTests {
       check.waitUntilExit()
       let record = try fixture.record("last")
       var byCheck: [String: String] = [:]
-      for snapshot in record.snapshots { byCheck[snapshot.key] = "\(snapshot.status.rawValue) \(snapshot.differentPixels)" }
+      for snapshot in record.snapshots {
+        byCheck[snapshot.key] = "\(snapshot.status.rawValue) \(snapshot.differentPixels)"
+      }
 
       // 2. The test API in this process, with the project's snapdiff.json.
       let local = LocalSnapshotChecker(
@@ -57,7 +60,8 @@ struct VerdictAgreementTests {
         recordMode: .never, config: try ProjectConfig.load(root + "/snapdiff.json"))
       var byTestAPI: [String: String] = [:]
       for frame in frames {
-        let verdict = try local.verify(CapturedFrame(Frame(image: frame.image, tree: nil, path: frame.key)), key: frame.key)
+        let verdict = try local.verify(
+          CapturedFrame(Frame(image: frame.image, tree: nil, path: frame.key)), key: frame.key)
         byTestAPI[frame.key] = "\(verdict.status.rawValue) \(verdict.differentPixels)"
       }
 
@@ -70,13 +74,16 @@ struct VerdictAgreementTests {
         let service = SnapshotChecker.service(url: "http://127.0.0.1:\(server.port)", runName: "agreement")
         var verdicts: [String: String] = [:]
         for frame in posted {
-          let verdict = try service.verify(CapturedFrame(Frame(image: frame.image, tree: nil, path: frame.key)), key: frame.key)
+          let verdict = try service.verify(
+            CapturedFrame(Frame(image: frame.image, tree: nil, path: frame.key)), key: frame.key)
           verdicts[frame.key] = "\(verdict.status.rawValue) \(verdict.differentPixels)"
         }
         return verdicts
       }
 
-      let expected = ["same/Home": "passed 0", "moved/Home": "failed 32", "tolerated/Home": "passed 9", "status/Clock": "passed 0"]
+      let expected = [
+        "same/Home": "passed 0", "moved/Home": "failed 32", "tolerated/Home": "passed 9", "status/Clock": "passed 0",
+      ]
       #expect(byCheck == expected)
       #expect(byTestAPI == expected)
       #expect(byService == expected)
@@ -102,17 +109,21 @@ struct VerdictAgreementTests {
     Case(key: "tolerated/Home", baseline: [], current: [PixelRect(x: 30, y: 5, width: 3, height: 3)]),
     Case(key: "new/Home", baseline: nil, current: [square]),
     // The change lies under the test's mask (a frame's own settings).
-    Case(key: "masked/Home", baseline: [], current: [PixelRect(x: 20, y: 10, width: 4, height: 4)],
+    Case(
+      key: "masked/Home", baseline: [], current: [PixelRect(x: 20, y: 10, width: 4, height: 4)],
       masks: [PixelRect(x: 18, y: 8, width: 8, height: 8)]),
     // The settings file beside the baseline tolerates the move.
-    Case(key: "settings/Home", baseline: [square], current: [PixelRect(x: 30, y: 12, width: 4, height: 4)],
+    Case(
+      key: "settings/Home", baseline: [square], current: [PixelRect(x: 30, y: 12, width: 4, height: 4)],
       baselineSettings: #"{"maxDiffPixels": 40}"#),
     // Match levels from the baseline's settings: the same change at perceptual and text-aware
     // (without trees: perceptual's pixels), and at strict for contrast.
     Case(key: "strict/Home", baseline: [square], current: [square], color: RGBAColor(red: 34, green: 30, blue: 52)),
-    Case(key: "perceptual/Home", baseline: [square], current: [square], color: RGBAColor(red: 34, green: 30, blue: 52),
+    Case(
+      key: "perceptual/Home", baseline: [square], current: [square], color: RGBAColor(red: 34, green: 30, blue: 52),
       baselineSettings: #"{"matchLevel": "perceptual"}"#),
-    Case(key: "textaware/Home", baseline: [square], current: [square], color: RGBAColor(red: 34, green: 30, blue: 52),
+    Case(
+      key: "textaware/Home", baseline: [square], current: [square], color: RGBAColor(red: 34, green: 30, blue: 52),
       baselineSettings: #"{"matchLevel": "text-aware"}"#),
   ]
 
@@ -131,7 +142,8 @@ struct VerdictAgreementTests {
       for item in Self.cases {
         if let baseline = item.baseline { try fixture.writeBaseline(item.key, ServerFixture.screen(baseline)) }
         if let settings = item.baselineSettings {
-          try settings.write(toFile: fixture.baselines + "/" + item.key + ".snapdiff.json", atomically: true, encoding: .utf8)
+          try settings.write(
+            toFile: fixture.baselines + "/" + item.key + ".snapdiff.json", atomically: true, encoding: .utf8)
         }
         let path = root + "/frames/" + item.key + ".png"
         try FileManager.default.createDirectory(
@@ -175,9 +187,10 @@ struct VerdictAgreementTests {
       check.waitUntilExit()
       let record = try fixture.record("last")
       let byCheck = outcomes(
-        Dictionary(uniqueKeysWithValues: record.snapshots.map {
-          ($0.key, (RunVerdict.fails(with: $0, recordMode: mode), $0.differentPixels))
-        }), written: try written())
+        Dictionary(
+          uniqueKeysWithValues: record.snapshots.map {
+            ($0.key, (RunVerdict.fails(with: $0, recordMode: mode), $0.differentPixels))
+          }), written: try written())
 
       // 2. The test API in this process.
       let local = LocalSnapshotChecker(
@@ -194,13 +207,15 @@ struct VerdictAgreementTests {
       // 3. A real snapdiff serve in the project folder, through the test API's service checker.
       let cases = Self.cases
       let serviceFigures = try await offCooperativePool { () throws -> [String: (fails: Bool, pixels: Int)] in
-        let server = try ServeProcess(executable: snapdiff, root: root, token: nil, arguments: ["--record", mode.rawValue])
+        let server = try ServeProcess(
+          executable: snapdiff, root: root, token: nil, arguments: ["--record", mode.rawValue])
         defer { server.stop() }
         let service = SnapshotChecker.service(url: "http://127.0.0.1:\(server.port)", runName: "agreement-\(mode)")
         var figures: [String: (fails: Bool, pixels: Int)] = [:]
         for item in cases {
           let frame = Frame(image: ServerFixture.screen(item.current, color: item.color), tree: nil, path: item.key)
-          let verdict = try service.verify(CapturedFrame(frame), key: item.key, masks: SnapshotMasks(regions: item.masks))
+          let verdict = try service.verify(
+            CapturedFrame(frame), key: item.key, masks: SnapshotMasks(regions: item.masks))
           figures[item.key] = (verdict.status == .failed, verdict.differentPixels)
         }
         return figures

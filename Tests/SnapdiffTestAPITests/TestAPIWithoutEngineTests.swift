@@ -16,8 +16,12 @@ final class Screen: @unchecked Sendable {
       root: Element(
         elementType: .window, frame: ElementFrame(x: 0, y: 0, width: 60, height: 100),
         children: [
-          Element(identifier: "clock", elementType: .staticText, label: "9:41", frame: ElementFrame(x: 2, y: 2, width: 20, height: 8)),
-          Element(identifier: "okButton", elementType: .button, label: "OK", frame: ElementFrame(x: 5, y: 70, width: 50, height: 15)),
+          Element(
+            identifier: "clock", elementType: .staticText, label: "9:41",
+            frame: ElementFrame(x: 2, y: 2, width: 20, height: 8)),
+          Element(
+            identifier: "okButton", elementType: .button, label: "OK",
+            frame: ElementFrame(x: 5, y: 70, width: 50, height: 15)),
         ]))
   }
 
@@ -87,7 +91,8 @@ final class WrongSteps: SnapshotSteps {
 /// (CI runs them both ways: SNAPDIFF_TEST_API_ONLY=1 builds the package without it).
 @Suite("test API without the engine", .serialized)
 struct TestAPIWithoutEngineTests {
-  @Test("frames folder: the PNG as captured, its tree and masks; steps through a factory that makes pages on each access")
+  @Test(
+    "frames folder: the PNG as captured, its tree and masks; steps through a factory that makes pages on each access")
   func framesFolder() throws {
     let folder = temporaryPath("snapdiff-api")
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -121,11 +126,14 @@ struct TestAPIWithoutEngineTests {
       ])
   }
 
-  @Test("through a real snapdiff serve: recorded, passed with the clock masked, a real change fails at once; tree-only frames")
+  @Test(
+    "through a real snapdiff serve: recorded, passed with the clock masked, a real change fails at once; tree-only frames"
+  )
   func service() throws {
     guard let binary = ServeProcess.binary else {
       if ProcessInfo.processInfo.environment["CI"] == "true" {
-        Issue.record("snapdiff-serve is not built: set SNAPDIFF_SERVE_BINARY or run swift build --product snapdiff-serve")
+        Issue.record(
+          "snapdiff-serve is not built: set SNAPDIFF_SERVE_BINARY or run swift build --product snapdiff-serve")
       }
       return
     }
@@ -133,8 +141,9 @@ struct TestAPIWithoutEngineTests {
     defer { server.stop() }
     let factory = Factory()
     let controller = SnapshotController(
-      testName: "test_home", checker: .service(url: server.url, token: "api-token", runName: "api-\(UUID())"))
-      .append(allowedPages: ^\.home)
+      testName: "test_home", checker: .service(url: server.url, token: "api-token", runName: "api-\(UUID())")
+    )
+    .append(allowedPages: ^\.home)
     var failures: [String] = []
     controller.onFailure = { failures.append($0) }
     factory.snapshotController = controller
@@ -148,7 +157,10 @@ struct TestAPIWithoutEngineTests {
     #expect(controller.verdicts.map(\.status) == [.recorded, .passed, .failed])
     #expect(failures.count == 1)
     let message = try #require(failures.first)
-    #expect(message.hasPrefix("Snapshot 'Home - test_home/Home' does not match its baseline on the service: 750 of 6,000 pixels differ (12.5%) in 1 area: 50×15 at (5, 70)"), "\(message)")
+    #expect(
+      message.hasPrefix(
+        "Snapshot 'Home - test_home/Home' does not match its baseline on the service: 750 of 6,000 pixels differ (12.5%) in 1 area: 50×15 at (5, 70)"
+      ), "\(message)")
     #expect(message.contains("review:   \(server.url)/runs/"), "\(message)")
 
     // A frame that is a tree alone is rendered by the service.

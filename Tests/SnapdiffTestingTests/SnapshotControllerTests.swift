@@ -15,8 +15,12 @@ final class TestApp: @unchecked Sendable {
       root: Element(
         identifier: "root", elementType: .window, frame: ElementFrame(x: 0, y: 0, width: 120, height: 200),
         children: [
-          Element(identifier: "clock", elementType: .staticText, label: clock, frame: ElementFrame(x: 4, y: 2, width: 40, height: 16)),
-          Element(identifier: "okButton", elementType: .button, label: "OK", frame: ElementFrame(x: 10, y: buttonY, width: 100, height: 30)),
+          Element(
+            identifier: "clock", elementType: .staticText, label: clock,
+            frame: ElementFrame(x: 4, y: 2, width: 40, height: 16)),
+          Element(
+            identifier: "okButton", elementType: .button, label: "OK",
+            frame: ElementFrame(x: 10, y: buttonY, width: 100, height: 30)),
         ]))
   }
 }
@@ -104,8 +108,9 @@ struct SnapshotControllerTests {
     // Pages match by class and id, so a factory that builds a new page object on every access
     // (a computed property) is allowed as one that keeps them; another id of the class is not.
     #expect(controller.isAllowed(page: TestPage(id: "home", app: app), in: factory))
-    #expect(!SnapshotController.snapdiff(testName: "t").append(allowedPages: ^\.home)
-      .isAllowed(page: TestPage(id: "detail", app: app), in: factory))
+    #expect(
+      !SnapshotController.snapdiff(testName: "t").append(allowedPages: ^\.home)
+        .isAllowed(page: TestPage(id: "detail", app: app), in: factory))
     #expect(SnapshotController.everyPage(testName: "t").isAllowed(page: factory.detail, in: factory))
   }
 
@@ -125,15 +130,18 @@ struct SnapshotControllerTests {
     let scratch = Scratch()
     defer { scratch.remove() }
     let factory = TestFactory(app: TestApp())
-    factory.snapshotController = SnapshotController(testName: "HomeTests.test_search", checker: scratch.checker(.missing))
-      .append(allowedPages: ^\.home)
+    factory.snapshotController = SnapshotController(
+      testName: "HomeTests.test_search", checker: scratch.checker(.missing)
+    )
+    .append(allowedPages: ^\.home)
     let steps = HomeSteps(factory: factory)
     steps.takeSnapshot(.view).takeSnapshot(.search)
     steps.initializeSnapshot(name: "test_batch").takeSnapshot(.view)
     let verdicts = factory.snapshotController!.verdicts
-    #expect(verdicts.map(\.key) == [
-      "Home - test_search/Home", "Home - test_search/Home - search action", "Home - test_batch/Home",
-    ])
+    #expect(
+      verdicts.map(\.key) == [
+        "Home - test_search/Home", "Home - test_search/Home - search action", "Home - test_batch/Home",
+      ])
     #expect(verdicts.allSatisfy { $0.status == .recorded })
     #expect(FileManager.default.fileExists(atPath: scratch.root + "/baselines/Home - test_search/Home.png"))
     #expect(FileManager.default.fileExists(atPath: scratch.root + "/baselines/Home - test_search/Home.tree.json"))
@@ -146,7 +154,8 @@ struct SnapshotControllerTests {
     defer { scratch.remove() }
     let app = TestApp()
     let factory = TestFactory(app: app)
-    factory.snapshotController = SnapshotController(testName: "test_home", checker: scratch.checker(.missing)).append(allowedPages: ^\.home)
+    factory.snapshotController = SnapshotController(testName: "test_home", checker: scratch.checker(.missing)).append(
+      allowedPages: ^\.home)
     HomeSteps(factory: factory).takeSnapshot(.view)
 
     app.clock = "10:58"
@@ -184,7 +193,8 @@ struct SnapshotControllerTests {
     let app = TestApp()
     let factory = TestFactory(app: app)
     func run(_ mode: RecordMode) -> SnapshotVerdict {
-      let controller = SnapshotController(testName: "test_modes", checker: scratch.checker(mode)).append(allowedPages: ^\.home)
+      let controller = SnapshotController(testName: "test_modes", checker: scratch.checker(mode)).append(
+        allowedPages: ^\.home)
       controller.onFailure = { _ in }
       factory.snapshotController = controller
       HomeSteps(factory: factory).takeSnapshot(.view)
@@ -235,7 +245,8 @@ struct SnapshotControllerTests {
     let scratch = Scratch()
     defer { scratch.remove() }
     let factory = TestFactory(app: TestApp())
-    let controller = SnapshotController(testName: "test_skip", checker: scratch.checker(.missing)).append(allowedPages: ^\.detail)
+    let controller = SnapshotController(testName: "test_skip", checker: scratch.checker(.missing)).append(
+      allowedPages: ^\.detail)
     factory.snapshotController = controller
     HomeSteps(factory: factory).takeSnapshot(.view)
     factory.home.hasShooter = false
@@ -261,6 +272,7 @@ struct SnapshotControllerTests {
     } matching: { issue in
       issue.comments.contains { $0.rawValue.contains("does not match its baseline") }
     }
-    #expect(verifySnapshot(of: .tree(app.tree()), key: "../escape", checker: checker)?.contains("'..' component") == true)
+    #expect(
+      verifySnapshot(of: .tree(app.tree()), key: "../escape", checker: checker)?.contains("'..' component") == true)
   }
 }

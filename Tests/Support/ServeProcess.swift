@@ -66,7 +66,8 @@ public final class ServeProcess: @unchecked Sendable {
     let process = Process()
     self.process = process
     do {
-      port = try Self.start(process, executable: executable, arguments: arguments, in: folder, token: token, logPath: logPath)
+      port = try Self.start(
+        process, executable: executable, arguments: arguments, in: folder, token: token, logPath: logPath)
     } catch {
       if ownsFolder { try? FileManager.default.removeItem(atPath: folder) }
       throw error

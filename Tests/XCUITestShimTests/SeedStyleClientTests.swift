@@ -15,7 +15,9 @@
     override func setUp() {
       super.setUp()
       scratch = NSTemporaryDirectory() + "snapdiff-seed-client-\(UUID().uuidString)"
-      for (name, folder) in [("SNAPDIFF_BASELINES", "baselines"), ("SNAPDIFF_FRAMES", "frames"), ("SNAPDIFF_ARTIFACTS", "artifacts")] {
+      for (name, folder) in [
+        ("SNAPDIFF_BASELINES", "baselines"), ("SNAPDIFF_FRAMES", "frames"), ("SNAPDIFF_ARTIFACTS", "artifacts"),
+      ] {
         setenv(name, scratch + "/" + folder, 1)
       }
       unsetenv("SNAPDIFF_SERVICE_URL")
@@ -86,7 +88,10 @@
       XCTAssertEqual(buttonChanged.verdicts.first?.status, engine ? .failed : .written)
       if engine {
         let message = try XCTUnwrap(buttonChanged.verdicts.first?.message)
-        XCTAssertTrue(message.hasPrefix("Snapshot '\(key)' does not match its baseline: 12,000 of 96,000 pixels differ (12.5%) in 1 area: 200×60 at (20, 300)"), message)
+        XCTAssertTrue(
+          message.hasPrefix(
+            "Snapshot '\(key)' does not match its baseline: 12,000 of 96,000 pixels differ (12.5%) in 1 area: 200×60 at (20, 300)"
+          ), message)
         XCTAssertEqual(lastFailures, [message])
       }
     }

@@ -26,7 +26,10 @@
       for name in ["testpilot-iphone-tabbar.txt", "ax-iphone-lldb.txt"] {
         let dump = try ShimScreen.dumpTree(name)
         let frame = try MainActor.assumeIsolated {
-          ShimScreen.show(dump, screenshot: TestPNG.rgb(width: Int(dump.screen.width), height: Int(dump.screen.height)) { _, _ in (1, 2, 3) })
+          ShimScreen.show(
+            dump,
+            screenshot: TestPNG.rgb(width: Int(dump.screen.width), height: Int(dump.screen.height)) { _, _ in (1, 2, 3)
+            })
           return try SnapShooter.xcuiScreen(XCUIApplication(), statusBar: .keep).capture()
         }
         var expected = dump
@@ -43,10 +46,12 @@
       let screen = ElementTree.Size(width: 390, height: 844)
       XCTAssertEqual(try XCUICapture.scale(pixels: PixelSize(width: 1170, height: 2532), points: screen), 3)
       XCTAssertEqual(try XCUICapture.scale(pixels: PixelSize(width: 780, height: 1688), points: screen), 2)
-      XCTAssertThrowsError(try XCUICapture.scale(pixels: PixelSize(width: 1000, height: 2532), points: screen)) { error in
+      XCTAssertThrowsError(try XCUICapture.scale(pixels: PixelSize(width: 1000, height: 2532), points: screen)) {
+        error in
         XCTAssertEqual(
           "\(error)",
-          "the screenshot is 1000×2532 pixels but the screen 390×844 points: not 1, 2 or 3 pixels a point (was the screenshot taken of another element than the app?)")
+          "the screenshot is 1000×2532 pixels but the screen 390×844 points: not 1, 2 or 3 pixels a point (was the screenshot taken of another element than the app?)"
+        )
       }
     }
 

@@ -32,7 +32,9 @@ extension Snapdiff {
     @Flag(help: "Every new snapshot.")
     var new = false
 
-    @Flag(help: "Every snapshot with something to review (failed, new, missing; rejected ones only with --include-rejected).")
+    @Flag(
+      help:
+        "Every snapshot with something to review (failed, new, missing; rejected ones only with --include-rejected).")
     var all = false
 
     @Flag(help: "Let --failed, --all, globs and --same-as approve rejected snapshots too (undoing the rejection).")
@@ -93,8 +95,11 @@ extension Snapdiff {
         for pattern in selectors.patterns {
           let key = try SnapshotKey(pattern)
           let entry = try history.undo(key, user: ApprovalLog.processUser)
-          let restored = entry.new.map { "baseline \($0.prefix(12)) restored" } ?? "baseline deleted (the approval had created it)"
-          print("undid the approval of \(key) (\(HistoryLines.short(entry.old)) → \(HistoryLines.short(entry.new))): \(restored)")
+          let restored =
+            entry.new.map { "baseline \($0.prefix(12)) restored" } ?? "baseline deleted (the approval had created it)"
+          print(
+            "undid the approval of \(key) (\(HistoryLines.short(entry.old)) → \(HistoryLines.short(entry.new))): \(restored)"
+          )
           if let run = entry.run { print("  run \(run): the snapshot can be reviewed again") }
         }
       }

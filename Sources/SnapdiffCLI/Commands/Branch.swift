@@ -6,7 +6,8 @@ extension Snapdiff {
   /// service's).
   struct Branch: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "List or merge the branch overlays of the baseline store (approvals made on a branch through the service).",
+      abstract:
+        "List or merge the branch overlays of the baseline store (approvals made on a branch through the service).",
       discussion: """
         A team that commits baselines/ with its code does not need this: git is its branch \
         mechanism. The overlays are for the service's store, where a run opened with a branch \
@@ -29,7 +30,9 @@ extension Snapdiff {
           for branch in branches {
             var overlay = try BaselineStore(root: store.root)
             overlay.overlays = [try BranchOverlay.folder(of: branch)]
-            let count = try FileSystem.files(under: store.root + "/" + overlay.overlays[0]).count { $0.hasSuffix(".png") }
+            let count = try FileSystem.files(under: store.root + "/" + overlay.overlays[0]).count {
+              $0.hasSuffix(".png")
+            }
             print("\(branch)  \(count) baseline\(count == 1 ? "" : "s")")
           }
         }
@@ -54,7 +57,9 @@ extension Snapdiff {
           let resolved = try project.project()
           let history = BaselineHistory(store: resolved.store, runsDirectory: resolved.runsDirectory)
           let promoted = try BranchOverlay.merge(name, in: history, user: ApprovalLog.processUser, dryRun: dryRun)
-          print("\(dryRun ? "would merge" : "merged") branch \(name): \(promoted.count) baseline\(promoted.count == 1 ? "" : "s")")
+          print(
+            "\(dryRun ? "would merge" : "merged") branch \(name): \(promoted.count) baseline\(promoted.count == 1 ? "" : "s")"
+          )
           for baseline in promoted {
             print("  \(baseline.key)\(baseline.environment.map { "  (environment \($0))" } ?? "")")
           }

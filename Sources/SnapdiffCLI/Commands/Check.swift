@@ -58,7 +58,10 @@ extension Snapdiff {
       transform: { text in try Shard(text) })
     var shard: Shard?
 
-    @Flag(help: "The frames are one part of the run (a CI job that ran some of the tests): no baseline is reported missing; join the parts' runs with `snapdiff merge`.")
+    @Flag(
+      help:
+        "The frames are one part of the run (a CI job that ran some of the tests): no baseline is reported missing; join the parts' runs with `snapdiff merge`."
+    )
     var partial = false
 
     @Option(

@@ -18,7 +18,10 @@ extension Snapdiff {
         """
     )
 
-    @Argument(help: "The expected frame: a PNG (with NAME.tree.json beside it, if any) or an element tree (.tree.json, or XCUITest's debugDescription as .txt).")
+    @Argument(
+      help:
+        "The expected frame: a PNG (with NAME.tree.json beside it, if any) or an element tree (.tree.json, or XCUITest's debugDescription as .txt)."
+    )
     var baseline: String
 
     @Argument(help: "The frame to check against it, in the same forms.")

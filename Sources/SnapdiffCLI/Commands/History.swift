@@ -57,7 +57,8 @@ enum HistoryLines {
     lines.append("Now: \(short(now ?? nil))")
     if let undoable = try? history.undoable(key) {
       lines.append(
-        "Undo the approval of \(undoable.time) (back to \(short(undoable.old))): snapdiff approve --undo \(ApproveCommand.shellQuoted(key.rawValue))")
+        "Undo the approval of \(undoable.time) (back to \(short(undoable.old))): snapdiff approve --undo \(ApproveCommand.shellQuoted(key.rawValue))"
+      )
     }
     return lines
   }

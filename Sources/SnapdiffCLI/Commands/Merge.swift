@@ -49,7 +49,8 @@ extension Snapdiff {
         return try RunMerger(store: resolved.store, runsDirectory: resolved.runsDirectory).merge(parts)
       }
       if !quiet { print("Merged \(runs.count) run\(runs.count == 1 ? "" : "s") into \(outcome.record.id)") }
-      try RunSummary.conclude(outcome, recordMode: outcome.record.recordMode, failOnMissing: failOnMissing, quiet: quiet)
+      try RunSummary.conclude(
+        outcome, recordMode: outcome.record.recordMode, failOnMissing: failOnMissing, quiet: quiet)
     }
 
     /// A run folder given by its path (`last` links followed).

@@ -5,7 +5,8 @@ extension Snapdiff {
   /// `snapdiff prune`: baselines nothing uses any more.
   struct Prune: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "List (or delete) baselines that no snapshot of the last complete run used, and blobs nothing refers to.",
+      abstract:
+        "List (or delete) baselines that no snapshot of the last complete run used, and blobs nothing refers to.",
       discussion: """
         Blobs (.snapdiff/blobs: the images runs compared, the baselines approvals replaced) stay \
         while a run's run.json, the approval log or a baseline file refers to them; --keep-runs N \
@@ -36,7 +37,9 @@ extension Snapdiff {
         if unused.isEmpty {
           print("every baseline was used by run \(record.id)")
         } else {
-          print("\(delete ? "deleted" : "unused") \(unused.count) baseline\(unused.count == 1 ? "" : "s") (run \(record.id)):")
+          print(
+            "\(delete ? "deleted" : "unused") \(unused.count) baseline\(unused.count == 1 ? "" : "s") (run \(record.id)):"
+          )
           for location in unused {
             if delete { try store.remove(location) }
             print("  \(RunSummary.display(location.path))")
@@ -45,7 +48,9 @@ extension Snapdiff {
         if let keepRuns {
           let old = try Pruning.runsBeyond(keepRuns, in: resolved.runsDirectory, delete: delete)
           let runs = old.isEmpty ? "no run folder" : "\(old.count) run folder\(old.count == 1 ? "" : "s")"
-          print("\(delete ? "removed" : "would remove") \(runs) older than the \(keepRuns) newest\(old.isEmpty ? "" : ": " + old.joined(separator: ", "))")
+          print(
+            "\(delete ? "removed" : "would remove") \(runs) older than the \(keepRuns) newest\(old.isEmpty ? "" : ": " + old.joined(separator: ", "))"
+          )
         }
         let blobs = try BlobCollection.collect(
           blobs: .beside(runsDirectory: resolved.runsDirectory), runsDirectory: resolved.runsDirectory, store: store,
@@ -93,7 +98,9 @@ extension Snapdiff {
         let record = try folder.load()
         if let out {
           let written = try ReportExport.write(folder: folder, to: out, singleFile: singleFile)
-          print("Exported run \(record.id): \(written.files.count) files, \(written.bytes) bytes in \(RunSummary.display(FileSystem.absolute(out)))")
+          print(
+            "Exported run \(record.id): \(written.files.count) files, \(written.bytes) bytes in \(RunSummary.display(FileSystem.absolute(out)))"
+          )
           print("Report: \(RunSummary.display(FileSystem.absolute(out) + "/index.html"))")
           return
         }

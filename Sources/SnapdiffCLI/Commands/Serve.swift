@@ -56,7 +56,8 @@ extension Snapdiff {
       throw FileError(
         path: candidates.first ?? serverName,
         message:
-          "not found: `snapdiff serve` runs the snapdiff-serve executable, looked for beside snapdiff and on PATH; build it with `swift build -c release --product snapdiff-serve` and keep it next to snapdiff")
+          "not found: `snapdiff serve` runs the snapdiff-serve executable, looked for beside snapdiff and on PATH; build it with `swift build -c release --product snapdiff-serve` and keep it next to snapdiff"
+      )
     }
 
     /// The path of the running executable, links resolved.

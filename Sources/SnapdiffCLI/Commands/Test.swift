@@ -51,7 +51,8 @@ extension Snapdiff {
     @Option(help: ArgumentHelp("An environment folder in the store (device, OS, scale).", valueName: "name"))
     var environment: String?
 
-    @Option(help: ArgumentHelp("The data folder: runs/ and the service's index (default: .snapdiff).", valueName: "dir"))
+    @Option(
+      help: ArgumentHelp("The data folder: runs/ and the service's index (default: .snapdiff).", valueName: "dir"))
     var data: String?
 
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The test command, after --.", valueName: "command"))
@@ -70,15 +71,21 @@ extension Snapdiff {
       let service = try reportingErrors { try PrivateService.start(token: token, arguments: serverArguments) }
       defer { service.stop() }
 
-      let runID = try reportingErrors { try service.openRun(name: name, branch: branch, environment: environment, recordMode: recordMode) }
+      let runID = try reportingErrors {
+        try service.openRun(name: name, branch: branch, environment: environment, recordMode: recordMode)
+      }
       var childEnvironment = variables
-      for (variable, value) in [("SNAPDIFF_SERVICE_URL", service.url), ("SNAPDIFF_TOKEN", token), ("SNAPDIFF_RUN", runID)] {
+      for (variable, value) in [
+        ("SNAPDIFF_SERVICE_URL", service.url), ("SNAPDIFF_TOKEN", token), ("SNAPDIFF_RUN", runID),
+      ] {
         childEnvironment[variable] = value
         childEnvironment["TEST_RUNNER_" + variable] = value
       }
-      Console.status("snapdiff test: service at \(service.url), run \(runID); running \(command.joined(separator: " "))")
+      Console.status(
+        "snapdiff test: service at \(service.url), run \(runID); running \(command.joined(separator: " "))")
       let testStatus = try reportingErrors {
-        try ChildProcess.start(command[0], Array(command.dropFirst()), environment: childEnvironment, searchPath: true).wait()
+        try ChildProcess.start(command[0], Array(command.dropFirst()), environment: childEnvironment, searchPath: true)
+          .wait()
       }
 
       let summary = try reportingErrors { try service.closeRun(runID) }
@@ -169,7 +176,8 @@ struct PrivateService {
     let status = process.wait()
     throw FileError(
       path: executable,
-      message: "stopped (exit status \(status)) before it listened" + (said.isEmpty ? "" : ": " + said.joined(separator: " ")))
+      message: "stopped (exit status \(status)) before it listened"
+        + (said.isEmpty ? "" : ": " + said.joined(separator: " ")))
   }
 
   func openRun(name: String, branch: String?, environment: String?, recordMode: RecordMode) throws -> String {
@@ -188,7 +196,8 @@ struct PrivateService {
     let response = try LoopbackHTTP.send(method, port: port, path: path, json: json, token: token)
     guard (200..<300).contains(response.status) else {
       throw FileError(
-        path: url + path, message: "answered \(response.status): \(String(decoding: response.body.prefix(500), as: UTF8.self))")
+        path: url + path,
+        message: "answered \(response.status): \(String(decoding: response.body.prefix(500), as: UTF8.self))")
     }
     return response.body
   }

@@ -28,7 +28,10 @@ package struct DiffOptionGroup: ParsableArguments {
       "A region never counted, as pixels X,Y,WIDTH,HEIGHT (repeatable).", valueName: "x,y,w,h"))
   var ignoreRegions: [PixelRect] = []
 
-  @Option(help: ArgumentHelp("The most different pixels that still pass (default: no limit of its own; with neither limit set, one different pixel fails).", valueName: "n"))
+  @Option(
+    help: ArgumentHelp(
+      "The most different pixels that still pass (default: no limit of its own; with neither limit set, one different pixel fails).",
+      valueName: "n"))
   var maxDiffPixels: Int?
 
   @Option(

@@ -8,7 +8,8 @@ package enum LeftoverCleaning {
     let runs = FileSystem.absolute(runsDirectory)
     let data = dataDirectory.map { FileSystem.absolute($0) } ?? PathText.parent(of: runs)
     let cleaned = Leftovers.clean(
-      store: store, runsDirectory: runs, dataFolders: [data + "/cache", data + "/blobs"], uploadsDirectory: data + "/uploads")
+      store: store, runsDirectory: runs, dataFolders: [data + "/cache", data + "/blobs"],
+      uploadsDirectory: data + "/uploads")
     guard !cleaned.paths.isEmpty else { return }
     let count = cleaned.paths.count
     let minutes = Int(Leftovers.gracePeriod / 60)

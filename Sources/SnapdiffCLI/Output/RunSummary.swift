@@ -12,8 +12,11 @@ enum RunSummary {
 
   static func lines(_ record: RunRecord, folder: RunFolder, recordMode: RecordMode) -> [String] {
     // An empty run says so, in the word the service uses for it (`RunVerdict.empty`).
-    let found = RunVerdict(record) == .empty ? "\(RunVerdict.empty.rawValue): no snapshots yet" : statusCounts(record.counts)
-    var lines = ["Run \(record.id): \(found) (\(record.snapshots.count) snapshot\(record.snapshots.count == 1 ? "" : "s"))"]
+    let found =
+      RunVerdict(record) == .empty ? "\(RunVerdict.empty.rawValue): no snapshots yet" : statusCounts(record.counts)
+    var lines = [
+      "Run \(record.id): \(found) (\(record.snapshots.count) snapshot\(record.snapshots.count == 1 ? "" : "s"))"
+    ]
     let attention = record.snapshots.filter { $0.status != .passed && $0.status != .approved }
       .sorted { ($0.status, $0.key) < ($1.status, $1.key) }
     for snapshot in attention {

@@ -1,9 +1,10 @@
+import SnapdiffCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import SnapdiffCore
 
 /// A process `snapdiff` starts and waits for, through `posix_spawn` (the CLI links no
 /// Foundation, whose start-up every other command would pay for).
@@ -28,7 +29,9 @@ struct ChildProcess {
     defer { posix_spawn_file_actions_destroy(&actions) }
     var pipeEnds: [Int32] = [-1, -1]
     if captureOutput {
-      guard pipe(&pipeEnds) == 0 else { throw FileError(path: executable, message: "cannot make a pipe: \(String(cString: strerror(errno)))") }
+      guard pipe(&pipeEnds) == 0 else {
+        throw FileError(path: executable, message: "cannot make a pipe: \(String(cString: strerror(errno)))")
+      }
       posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
       posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
       posix_spawn_file_actions_addclose(&actions, pipeEnds[0])

@@ -1,9 +1,10 @@
+import SnapdiffCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import SnapdiffCore
 
 /// Just enough HTTP/1.1 to talk to a `snapdiff serve` this process started on 127.0.0.1: one
 /// request per connection (`Connection: close`), the whole answer read.
@@ -26,9 +27,13 @@ enum LoopbackHTTP {
     socketAddress.sin_port = in_port_t(UInt16(port).bigEndian)
     socketAddress.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &socketAddress) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
-    guard connected == 0 else { throw FileError(path: address, message: "cannot connect: \(String(cString: strerror(errno)))") }
+    guard connected == 0 else {
+      throw FileError(path: address, message: "cannot connect: \(String(cString: strerror(errno)))")
+    }
 
     let payload = Array((body ?? "").utf8)
     var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"

@@ -145,9 +145,11 @@ public struct BaselineStore: Sendable {
   public func remove(_ location: Location, keepingSettings: Bool = false) throws -> Previous {
     try withLock {
       let sidecars = keepingSettings ? [".tree.json"] : [".snapdiff.json", ".tree.json", ".rejected.json"]
-      let paths = [location.path] + sidecars.map {
-        sidecarPath(of: location, suffix: $0)
-      }
+      let paths =
+        [location.path]
+        + sidecars.map {
+          sidecarPath(of: location, suffix: $0)
+        }
       // All checked before the first is removed: a refusal leaves the snapshot whole.
       for path in paths { try confinement.check(path) }
       let previous = try Previous(

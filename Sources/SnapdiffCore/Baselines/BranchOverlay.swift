@@ -99,7 +99,8 @@ public enum BranchOverlay {
           previousStatus: nil, user: user)
       }
       if FileSystem.isFile(source + ".snapdiff.json") {
-        try target.confinement.write(FileIO.read(source + ".snapdiff.json"), to: target.writePath(for: key, suffix: ".snapdiff.json"))
+        try target.confinement.write(
+          FileIO.read(source + ".snapdiff.json"), to: target.writePath(for: key, suffix: ".snapdiff.json"))
       }
       if let location = try target.locate(key) {
         let rejected = try BaselineStore(root: overlay, environment: environment)

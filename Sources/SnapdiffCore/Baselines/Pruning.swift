@@ -29,7 +29,9 @@ public enum Pruning {
   public static func runsBeyond(_ keep: Int, in runsDirectory: String, delete: Bool) throws -> [String] {
     let runs = FileSystem.absolute(runsDirectory)
     let last = FileSystem.linkTarget(runs + "/last")
-    let ids = try FileSystem.entries(of: runs).filter { $0 != "last" && FileSystem.isFile(runs + "/" + $0 + "/run.json") }
+    let ids = try FileSystem.entries(of: runs).filter {
+      $0 != "last" && FileSystem.isFile(runs + "/" + $0 + "/run.json")
+    }
     let confinement = Confinement(root: runs, place: "runs folder")
     var removed: [String] = []
     for id in ids.dropLast(max(keep, 0)) where id != last {

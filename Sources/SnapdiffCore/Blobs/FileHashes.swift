@@ -1,9 +1,10 @@
+import Dispatch
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Dispatch
 
 /// The SHA-256 of files already hashed, remembered by what `stat` says of them (device, inode,
 /// size, modification and change times to the nanosecond), so that a run does not hash every

@@ -35,7 +35,9 @@ public enum SHA256 {
     tail.append(0x80)
     while tail.count % 64 != 56 { tail.append(0) }
     let bitLength = UInt64(bytes.count) &* 8
-    for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+    }
     var schedule = [UInt32](repeating: 0, count: 64)
     schedule.withUnsafeMutableBufferPointer { w in
       state.withUnsafeMutableBufferPointer { h in
@@ -79,7 +81,14 @@ public enum SHA256 {
       let s1 = rotr(w[t &- 2], 17) ^ rotr(w[t &- 2], 19) ^ (w[t &- 2] >> 10)
       w[t] = w[t &- 16] &+ s0 &+ w[t &- 7] &+ s1
     }
-    var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
+    var a = h[0]
+    var b = h[1]
+    var c = h[2]
+    var d = h[3]
+    var e = h[4]
+    var f = h[5]
+    var g = h[6]
+    var hh = h[7]
     k.withUnsafeBufferPointer { k in
       for t in 0..<64 {
         let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)

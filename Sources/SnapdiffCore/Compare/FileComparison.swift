@@ -56,7 +56,8 @@ public struct FileComparison: Sendable {
         // copy) still pass, and the diff image has no backdrop: white, or transparent as a mask.
         let image =
           (try? decoder.decode(first, path: baseline))
-          ?? RGBAImage(width: header.width, height: header.height, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
+          ?? RGBAImage(
+            width: header.width, height: header.height, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
         let (result, drawn) = engine.compareDrawingIdentical(image)
         try PNGEncoder(speed: .fast).write(drawn, to: diffPath, synced: false)
         return Outcome(result: result, diffPath: diffPath)

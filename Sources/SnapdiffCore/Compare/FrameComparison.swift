@@ -52,7 +52,8 @@ public struct FrameComparison: Sendable {
     let trees = [baseline.tree, current.tree].compactMap { $0 }
     if !selectors.isEmpty && trees.isEmpty {
       throw ConfigurationError(
-        "element masks need an element tree: neither \(baseline.path) nor \(current.path) has one (put NAME.tree.json, or an XCUITest dump NAME.txt, beside NAME.png)")
+        "element masks need an element tree: neither \(baseline.path) nor \(current.path) has one (put NAME.tree.json, or an XCUITest dump NAME.txt, beside NAME.png)"
+      )
     }
     let masks = ElementMasks.resolve(selectors, in: trees)
     var options = self.options
@@ -63,7 +64,9 @@ public struct FrameComparison: Sendable {
       trees.flatMap { selector.matches(in: $0).flatMap { $0.allElements() } }
     }
     func isMasked(_ element: Element) -> Bool {
-      masked.contains { $0.identifier == element.identifier && $0.elementType == element.elementType && $0.frame == element.frame }
+      masked.contains {
+        $0.identifier == element.identifier && $0.elementType == element.elementType && $0.frame == element.frame
+      }
     }
     var layout: [LayoutComparison.Change]?
     if let before = baseline.tree, let after = current.tree {
@@ -87,7 +90,8 @@ public struct FrameComparison: Sendable {
       }
       let result = PixelDiff(options: options).compare(baseline.image, current.image)
       let image = drawing ? LayoutDiffImage.draw(layout, over: current.image, scale: tree.scale) : nil
-      return Outcome(result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: layout.isEmpty, diffImage: image)
+      return Outcome(
+        result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: layout.isEmpty, diffImage: image)
     }
     var text: TextComparison.Outcome?
     if matchLevel == .textAware, let before = baseline.tree, let after = current.tree {

@@ -63,7 +63,8 @@ func isAntialiased(_ image: PixelWords, x: Int, y: Int, other: PixelWords) -> Bo
 
   // Anti-aliasing sits between two flat areas: the darkest or the brightest neighbour must be
   // flat in both images.
-  return (hasManySiblings(image, x: darkestX, y: darkestY)
+  return
+    (hasManySiblings(image, x: darkestX, y: darkestY)
     && hasManySiblings(other, x: darkestX, y: darkestY))
     || (hasManySiblings(image, x: brightestX, y: brightestY)
       && hasManySiblings(other, x: brightestX, y: brightestY))

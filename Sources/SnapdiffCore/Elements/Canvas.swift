@@ -54,7 +54,8 @@ struct Canvas {
     let bottom8 = (rect.maxY - radius) * 8
     for y in area.y..<area.maxY {
       for x in area.x..<area.maxX {
-        let inCorner = (x < rect.x + radius || x >= rect.maxX - radius) && (y < rect.y + radius || y >= rect.maxY - radius)
+        let inCorner =
+          (x < rect.x + radius || x >= rect.maxX - radius) && (y < rect.y + radius || y >= rect.maxY - radius)
         guard inCorner else {
           blend(x: x, y: y, color)
           continue
@@ -90,7 +91,8 @@ struct Canvas {
     _ rect: PixelRect, radius: Int, width: Int, _ color: RGBAColor, fill inner: RGBAColor, clip: PixelRect
   ) {
     fillRounded(rect, radius: radius, color, clip: clip)
-    let inset = PixelRect(x: rect.x + width, y: rect.y + width, width: rect.width - 2 * width, height: rect.height - 2 * width)
+    let inset = PixelRect(
+      x: rect.x + width, y: rect.y + width, width: rect.width - 2 * width, height: rect.height - 2 * width)
     fillRounded(inset, radius: max(0, radius - width), inner, clip: clip)
   }
 

@@ -100,14 +100,17 @@ private struct Context {
       }
     case .staticText:
       if let background { canvas.fill(box, background, clip: clip) }
-      text(element.value ?? element.label, in: box, color: foreground ?? Palette.text, align: .leading, clip: clip, wrap: true)
+      text(
+        element.value ?? element.label, in: box, color: foreground ?? Palette.text, align: .leading, clip: clip,
+        wrap: true)
     case .image, .icon:
       canvas.fill(box, background ?? Palette.placeholder, clip: clip)
       canvas.hatch(box, spacing: px(8), lineWidth: max(1, scale), foreground ?? Palette.hatch, clip: clip)
       canvas.stroke(box, width: max(1, scale / 2), Palette.hatch, clip: clip)
     case .textField, .secureTextField, .searchField, .textView:
       let border = element.hasFocus ? Palette.tint : Palette.fieldBorder
-      canvas.strokeRounded(box, radius: px(10), width: element.hasFocus ? 2 * max(1, scale / 2) : max(1, scale / 2),
+      canvas.strokeRounded(
+        box, radius: px(10), width: element.hasFocus ? 2 * max(1, scale / 2) : max(1, scale / 2),
         border, fill: background ?? Palette.white, clip: clip)
       let inset = PixelRect(x: box.x + px(12), y: box.y, width: box.width - px(24), height: box.height)
       if let value = element.value, !value.isEmpty {
@@ -119,10 +122,12 @@ private struct Context {
     case .switch, .toggle:
       let isOn = ["1", "on", "true"].contains(element.value?.lowercased() ?? "") || element.isSelected
       let track = PixelRect(x: box.x, y: box.y, width: min(box.width, px(51)), height: min(box.height, px(31)))
-      canvas.fillRounded(track, radius: track.height / 2, isOn ? (background ?? Palette.green) : Palette.switchOff, clip: clip)
+      canvas.fillRounded(
+        track, radius: track.height / 2, isOn ? (background ?? Palette.green) : Palette.switchOff, clip: clip)
       let knobSize = max(1, track.height - 2 * px(2))
       let knobX = isOn ? track.maxX - px(2) - knobSize : track.x + px(2)
-      canvas.fillRounded(PixelRect(x: knobX, y: track.y + px(2), width: knobSize, height: knobSize),
+      canvas.fillRounded(
+        PixelRect(x: knobX, y: track.y + px(2), width: knobSize, height: knobSize),
         radius: knobSize / 2, Palette.white, clip: clip)
     case .slider:
       let fraction = min(1, max(0, Double(element.value?.replacingPercent() ?? "") ?? 0.5))
@@ -131,16 +136,21 @@ private struct Context {
       let filled = PixelRect(x: track.x, y: track.y, width: Int(Double(track.width) * fraction), height: track.height)
       canvas.fillRounded(filled, radius: track.height / 2, foreground ?? Palette.tint, clip: clip)
       let knob = px(28)
-      canvas.fillRounded(PixelRect(x: filled.maxX - knob / 2, y: box.y + box.height / 2 - knob / 2, width: knob, height: knob),
+      canvas.fillRounded(
+        PixelRect(x: filled.maxX - knob / 2, y: box.y + box.height / 2 - knob / 2, width: knob, height: knob),
         radius: knob / 2, Palette.white, clip: clip)
     case .navigationBar, .toolbar:
       canvas.fill(box, background ?? Palette.bar, clip: clip)
-      canvas.fill(PixelRect(x: box.x, y: box.maxY - max(1, scale / 2), width: box.width, height: max(1, scale / 2)),
+      canvas.fill(
+        PixelRect(x: box.x, y: box.maxY - max(1, scale / 2), width: box.width, height: max(1, scale / 2)),
         Palette.separator, clip: clip)
-      if element.children.isEmpty { text(element.label, in: box, color: foreground ?? Palette.text, align: .center, clip: clip) }
+      if element.children.isEmpty {
+        text(element.label, in: box, color: foreground ?? Palette.text, align: .center, clip: clip)
+      }
     case .tabBar:
       canvas.fill(box, background ?? Palette.bar, clip: clip)
-      canvas.fill(PixelRect(x: box.x, y: box.y, width: box.width, height: max(1, scale / 2)), Palette.separator, clip: clip)
+      canvas.fill(
+        PixelRect(x: box.x, y: box.y, width: box.width, height: max(1, scale / 2)), Palette.separator, clip: clip)
     case .alert, .sheet, .dialog:
       // Alerts dim everything under them, then sit in a rounded card.
       canvas.fill(canvas.bounds, Palette.dimming, clip: canvas.bounds)
@@ -152,7 +162,8 @@ private struct Context {
     case .cell, .tableRow:
       canvas.fill(box, background ?? (element.isSelected ? Palette.placeholder : Palette.white), clip: clip)
       let line = max(1, scale / 2)
-      canvas.fill(PixelRect(x: box.x + px(16), y: box.maxY - line, width: box.width - px(16), height: line),
+      canvas.fill(
+        PixelRect(x: box.x + px(16), y: box.maxY - line, width: box.width - px(16), height: line),
         Palette.separator, clip: clip)
       // A cell's label repeats its texts; draw it only when no child text shows it.
       if !element.allElements().dropFirst().contains(where: { $0.elementType == .staticText }) {
@@ -167,7 +178,8 @@ private struct Context {
       let total = count * dot + (count - 1) * gap
       for index in 0..<count {
         let x = box.x + (box.width - total) / 2 + index * (dot + gap)
-        canvas.fillRounded(PixelRect(x: x, y: box.y + (box.height - dot) / 2, width: dot, height: dot), radius: dot / 2,
+        canvas.fillRounded(
+          PixelRect(x: x, y: box.y + (box.height - dot) / 2, width: dot, height: dot), radius: dot / 2,
           index + 1 == current ? (foreground ?? Palette.text) : Palette.fieldBorder, clip: clip)
       }
     case .activityIndicator, .progressIndicator:
@@ -217,7 +229,8 @@ private struct Context {
       for (index, line) in lines.enumerated() {
         let width = font.width(of: line, scale: textScale)
         let x = align == .center ? box.x + (box.width - width) / 2 : box.x
-        image.drawText(line, x: x, y: top + index * lineHeight, color: color, scale: textScale, font: font, clippedTo: textClip)
+        image.drawText(
+          line, x: x, y: top + index * lineHeight, color: color, scale: textScale, font: font, clippedTo: textClip)
       }
     }
   }

@@ -4,7 +4,6 @@
   import Darwin
 #endif
 
-
 /// The ink of one text box in two images: how much, where its centre is, and which differing
 /// pixels rasterisation does not explain.
 struct InkComparison {
@@ -46,14 +45,21 @@ struct InkComparison {
     current.color = colorB
     shift = (
       Self.displacement(baseline.columns, current.columns, within: 3 * reach),
-      Self.displacement(baseline.rows, current.rows, within: 3 * reach))
+      Self.displacement(baseline.rows, current.rows, within: 3 * reach)
+    )
     // Ink within reach outside the box counts too: boxes of neighbouring runs of text meet
     // inside a pixel, and a glyph's edge can spill over into its neighbour's box.
     let overlap = PixelSize(width: min(a.width, b.width), height: min(a.height, b.height))
-    let outer = PixelRect(x: box.x - reach, y: box.y - reach, width: box.width + 2 * reach, height: box.height + 2 * reach)
-      .clamped(toWidth: overlap.width, height: overlap.height)
-    let nearA = Self.near(Self.weights(Self.words(a, outer), background: backgroundA), box: outer, reach: reach, inside: box, clippedAt: bounds)
-    let nearB = Self.near(Self.weights(Self.words(b, outer), background: backgroundB), box: outer, reach: reach, inside: box, clippedAt: bounds)
+    let outer = PixelRect(
+      x: box.x - reach, y: box.y - reach, width: box.width + 2 * reach, height: box.height + 2 * reach
+    )
+    .clamped(toWidth: overlap.width, height: overlap.height)
+    let nearA = Self.near(
+      Self.weights(Self.words(a, outer), background: backgroundA), box: outer, reach: reach, inside: box,
+      clippedAt: bounds)
+    let nearB = Self.near(
+      Self.weights(Self.words(b, outer), background: backgroundB), box: outer, reach: reach, inside: box,
+      clippedAt: bounds)
     var perceptual = PerceptualDelta()
     for index in 0..<wordsA.count where wordsA[index] != wordsB[index] {
       // Equal as people see them: not a difference at all.
@@ -72,7 +78,8 @@ struct InkComparison {
     image.pixels.withUnsafeBytes { raw in
       for y in box.y..<box.maxY {
         for x in box.x..<box.maxX {
-          words.append(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: (y * image.width + x) * 4, as: UInt32.self)))
+          words.append(
+            UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: (y * image.width + x) * 4, as: UInt32.self)))
         }
       }
     }
@@ -95,7 +102,8 @@ struct InkComparison {
     // An empty box has no background and no ink.
     guard let background = commonest(Array(counts))?.key else { return ([], nil, nil) }
     let strongest = counts.keys.map { weight($0, background: background) }.max() ?? 0
-    let solid = commonest(counts.filter { weight($0.key, background: background) >= 0.5 * strongest }.map { ($0.key, $0.value) })
+    let solid = commonest(
+      counts.filter { weight($0.key, background: background) >= 0.5 * strongest }.map { ($0.key, $0.value) })
     // A colour seen on a handful of pixels is an edge's shade, not the glyphs' colour.
     let color = solid.flatMap { $0.value >= Self.solidPixels && strongest > 0 ? $0.key : nil }
     return (words.map { weight($0, background: background) }, color, background)
@@ -154,7 +162,9 @@ struct InkComparison {
       return sum
     }
     let scores = (-limit...limit).map { (d: $0, score: overlap($0)) }
-    guard let best = scores.max(by: { ($0.score, -abs($0.d)) < ($1.score, -abs($1.d)) }), best.score > 0 else { return 0 }
+    guard let best = scores.max(by: { ($0.score, -abs($0.d)) < ($1.score, -abs($1.d)) }), best.score > 0 else {
+      return 0
+    }
     // At the window's edge the ink may lie farther still: report the edge.
     guard abs(best.d) < limit else { return Double(best.d) }
     let left = overlap(best.d - 1)

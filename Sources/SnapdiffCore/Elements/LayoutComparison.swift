@@ -55,7 +55,8 @@ public struct LayoutComparison: Sendable {
         if dy != 0 { parts.append("\(Self.points(abs(dy))) \(dy > 0 ? "down" : "up")") }
         return "\(name) moved \(parts.joined(separator: " and "))"
       case .resized:
-        return "\(name) resized from \(ElementFrame.format(before!.width))×\(ElementFrame.format(before!.height)) to \(ElementFrame.format(after!.width))×\(ElementFrame.format(after!.height))"
+        return
+          "\(name) resized from \(ElementFrame.format(before!.width))×\(ElementFrame.format(before!.height)) to \(ElementFrame.format(after!.width))×\(ElementFrame.format(after!.height))"
       case .relabelled: return "\(name) relabelled \"\(label)\" → \"\(newLabel ?? "")\""
       }
     }
@@ -105,12 +106,15 @@ public struct LayoutComparison: Sendable {
       guard let oldIndex = newToOld[index] else {
         // A child of an added element is part of it: one change.
         if let parent = node.parent, newToOld[parent] == nil { continue }
-        changes.append(Change(kind: .added, identifier: element.identifier, elementType: element.elementType,
-          label: element.label, before: nil, after: element.frame))
+        changes.append(
+          Change(
+            kind: .added, identifier: element.identifier, elementType: element.elementType,
+            label: element.label, before: nil, after: element.frame))
         continue
       }
       let before = old[oldIndex].element
-      var base = Change(kind: .moved, identifier: element.identifier, elementType: element.elementType,
+      var base = Change(
+        kind: .moved, identifier: element.identifier, elementType: element.elementType,
         label: before.label, before: before.frame, after: element.frame)
       // Movement relative to the parent's, so a moved container is one change, not fifty.
       var parentDX = 0.0
@@ -136,7 +140,8 @@ public struct LayoutComparison: Sendable {
         changes.append(base)
       }
       if before.label != element.label {
-        var relabelled = Change(kind: .relabelled, identifier: element.identifier,
+        var relabelled = Change(
+          kind: .relabelled, identifier: element.identifier,
           elementType: element.elementType, label: before.label, before: before.frame, after: element.frame)
         relabelled.newLabel = element.label
         changes.append(relabelled)
@@ -145,8 +150,10 @@ public struct LayoutComparison: Sendable {
     for (index, node) in old.enumerated() where oldToNew[index] == nil {
       if let parent = node.parent, oldToNew[parent] == nil { continue }
       let element = node.element
-      changes.append(Change(kind: .removed, identifier: element.identifier, elementType: element.elementType,
-        label: element.label, before: element.frame, after: nil))
+      changes.append(
+        Change(
+          kind: .removed, identifier: element.identifier, elementType: element.elementType,
+          label: element.label, before: element.frame, after: nil))
     }
     return changes
   }

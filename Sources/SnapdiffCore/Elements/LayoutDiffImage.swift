@@ -8,7 +8,8 @@ public enum LayoutDiffImage {
   public static let removedColor = RGBAColor(red: 255, green: 140, blue: 0)
 
   public static func draw(_ changes: [LayoutComparison.Change], over current: RGBAImage, scale: Int) -> RGBAImage {
-    var canvas = Canvas(width: current.width, height: current.height, background: RGBAColor(red: 255, green: 255, blue: 255))
+    var canvas = Canvas(
+      width: current.width, height: current.height, background: RGBAColor(red: 255, green: 255, blue: 255))
     canvas.withImage { $0 = current }
     // Fade what did not change, so the boxes stand out.
     canvas.fill(canvas.bounds, RGBAColor(red: 255, green: 255, blue: 255, alpha: 190), clip: canvas.bounds)

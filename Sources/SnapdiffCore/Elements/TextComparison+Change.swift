@@ -40,7 +40,10 @@ extension TextComparison {
       .object([
         ("identifier", .string(identifier)), ("elementType", .string(elementType.rawValue)),
         ("text", .string(text)), ("change", .string(kind.rawValue)),
-        ("box", .object([("x", .int(box.x)), ("y", .int(box.y)), ("width", .int(box.width)), ("height", .int(box.height))])),
+        (
+          "box",
+          .object([("x", .int(box.x)), ("y", .int(box.y)), ("width", .int(box.width)), ("height", .int(box.height))])
+        ),
         ("description", .string(sentence)),
       ])
     }
@@ -58,7 +61,11 @@ extension TextComparison {
 
   /// `#RRGGBB` (with alpha when not opaque) of a little-endian RGBA word.
   static func hex(_ word: UInt32) -> String {
-    HexColor(RGBAColor(red: UInt8(word & 0xff), green: UInt8((word >> 8) & 0xff), blue: UInt8((word >> 16) & 0xff), alpha: UInt8(word >> 24))).description
+    HexColor(
+      RGBAColor(
+        red: UInt8(word & 0xff), green: UInt8((word >> 8) & 0xff), blue: UInt8((word >> 16) & 0xff),
+        alpha: UInt8(word >> 24))
+    ).description
   }
 
   static func pixels(_ value: Double) -> String { "\(ElementFrame.format((value * 10).rounded() / 10)) px" }

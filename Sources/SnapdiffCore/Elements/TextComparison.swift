@@ -76,7 +76,8 @@ public struct TextComparison: Sendable {
   /// Whether `element` is a text box: it shows text and none of its descendants does (a button
   /// holding a static text is compared through the static text, its background as pixels).
   static func isTextBox(_ element: Element) -> Bool {
-    shownText(of: element) != nil && !element.children.contains { $0.allElements().contains { shownText(of: $0) != nil } }
+    shownText(of: element) != nil
+      && !element.children.contains { $0.allElements().contains { shownText(of: $0) != nil } }
   }
 
   /// Compares the text elements of two frames.
@@ -104,7 +105,8 @@ public struct TextComparison: Sendable {
       let old = Self.shownText(of: before)
       let new = Self.shownText(of: after)
       var change = Change(
-        kind: .text, elementType: after.elementType, identifier: after.identifier.isEmpty ? before.identifier : after.identifier,
+        kind: .text, elementType: after.elementType,
+        identifier: after.identifier.isEmpty ? before.identifier : after.identifier,
         text: old?.text ?? "", box: box, detail: "")
       if old?.text != new?.text {
         // The label decides: whatever the pixels, a different text is a change.
@@ -123,7 +125,8 @@ public struct TextComparison: Sendable {
         deltaE: deltaE)
       let origins = (
         x: (before.frame.x * Double(baselineTree.scale), after.frame.x * Double(currentTree.scale)),
-        y: (before.frame.y * Double(baselineTree.scale), after.frame.y * Double(currentTree.scale)))
+        y: (before.frame.y * Double(baselineTree.scale), after.frame.y * Double(currentTree.scale))
+      )
       if let (kind, detail) = verdict(ink, origins: origins) {
         change.kind = kind
         change.detail = detail
@@ -164,7 +167,8 @@ public struct TextComparison: Sendable {
       var perceptual = PerceptualDelta()
       let difference = abs(perceptual.delta(one, two))
       if difference > deltaE {
-        let shown = "\(Self.hex(one)) → \(Self.hex(two)) (ΔE00 \(ElementFrame.format((difference * 10).rounded() / 10)))"
+        let shown =
+          "\(Self.hex(one)) → \(Self.hex(two)) (ΔE00 \(ElementFrame.format((difference * 10).rounded() / 10)))"
         return (.color, "its text colour changed \(shown)")
       }
     }
@@ -181,7 +185,8 @@ public struct TextComparison: Sendable {
   public static let frameTolerance = 0.5
 
   /// Whether a frame moved or changed size by more than `frameTolerance`.
-  static func frameChanged(_ before: ElementFrame, _ beforeScale: Int, _ after: ElementFrame, _ afterScale: Int) -> Bool {
+  static func frameChanged(_ before: ElementFrame, _ beforeScale: Int, _ after: ElementFrame, _ afterScale: Int) -> Bool
+  {
     let one = [before.x, before.y, before.width, before.height].map { $0 * Double(beforeScale) }
     let two = [after.x, after.y, after.width, after.height].map { $0 * Double(afterScale) }
     return zip(one, two).contains { abs($0 - $1) > frameTolerance }
@@ -192,7 +197,9 @@ public struct TextComparison: Sendable {
     a.pixels.withUnsafeBytes { one in
       b.pixels.withUnsafeBytes { two in
         (box.y..<box.maxY).allSatisfy { y in
-          memcmp(one.baseAddress! + (y * a.width + box.x) * 4, two.baseAddress! + (y * b.width + box.x) * 4, box.width * 4) == 0
+          memcmp(
+            one.baseAddress! + (y * a.width + box.x) * 4, two.baseAddress! + (y * b.width + box.x) * 4, box.width * 4)
+            == 0
         }
       }
     }

@@ -56,7 +56,8 @@ public struct BaselineHistory: Sendable {
   /// overlay it writes to), if any.
   public func undoable(_ key: SnapshotKey) throws -> ApprovalEntry? {
     var stack: [ApprovalEntry] = []
-    for entry in try entries(for: key) where entry.environment == store.environment && entry.overlay == store.overlays.first {
+    for entry in try entries(for: key)
+    where entry.environment == store.environment && entry.overlay == store.overlays.first {
       switch entry.action {
       case .approve: stack.append(entry)
       case .undo: stack.removeAll { $0.id == entry.undoes }
@@ -123,7 +124,9 @@ public struct BaselineHistory: Sendable {
     let folder = RunFolder(path: runsDirectory + "/" + id)
     let record = try folder.update { record in
       for index in record.snapshots.indices
-      where record.snapshots[index].key.utf8.elementsEqual(key.rawValue.utf8) && record.snapshots[index].status == .approved {
+      where record.snapshots[index].key.utf8.elementsEqual(key.rawValue.utf8)
+        && record.snapshots[index].status == .approved
+      {
         record.snapshots[index].status = status
       }
     }

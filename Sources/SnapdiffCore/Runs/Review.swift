@@ -132,7 +132,8 @@ public struct Review: Sendable {
           let overlay = store.overlays.first
           if let overlay, !location.path.hasPrefix(store.root + "/" + overlay + "/") {
             throw RunError(
-              "'\(snapshot.key)': its baseline is the base branch's, not branch \(run.branch ?? "?")'s: delete it on the base branch")
+              "'\(snapshot.key)': its baseline is the base branch's, not branch \(run.branch ?? "?")'s: delete it on the base branch"
+            )
           }
           let old = try store.remove(location)
           try history.recordApproval(

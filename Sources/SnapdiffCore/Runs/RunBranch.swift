@@ -30,7 +30,9 @@ public enum RunBranch {
         gitDirectory = dotGit
       } else if FileSystem.isFile(dotGit), let text = try? FileIO.read(dotGit, limit: 1 << 16) {
         let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first ?? ""
-        if line.hasPrefix("gitdir: ") { gitDirectory = FileSystem.absolute(String(line.dropFirst(8)), relativeTo: folder) }
+        if line.hasPrefix("gitdir: ") {
+          gitDirectory = FileSystem.absolute(String(line.dropFirst(8)), relativeTo: folder)
+        }
       }
       if let gitDirectory {
         guard let head = try? FileIO.read(gitDirectory + "/HEAD", limit: 1 << 16) else { return nil }

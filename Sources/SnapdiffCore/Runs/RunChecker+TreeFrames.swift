@@ -24,7 +24,8 @@ extension RunChecker {
       let baselineTreeBytes = try? FileIO.read(baselineTreePath, limit: 1 << 28)
     else { return nil }
     let tree: ElementTree
-    if currentPath.lowercased().hasSuffix(".tree.json"), let currentBytes = try? FileIO.read(currentPath, limit: 1 << 28),
+    if currentPath.lowercased().hasSuffix(".tree.json"),
+      let currentBytes = try? FileIO.read(currentPath, limit: 1 << 28),
       currentBytes == baselineTreeBytes
     {
       // The same file: one parse (it must still be a valid tree).

@@ -115,52 +115,54 @@ public struct RunChecker: Sendable {
     // Held until run.json is written: `Leftovers.clean` leaves a folder whose lock is held
     // (a check in progress) alone, and removes one a killed check left without run.json; and
     // the blobs it adds are not collected before run.json references them.
-    return try FileLock.withLock(folder.path + "/.lock") { try blobs.whileAdding {
-      let work: [(key: SnapshotKey, current: String?)] =
-        currentFrames.map { ($0.key, $0.path) } + missingKeys.map { ($0, nil) }
-      let results = ResultSlots<SnapshotRecord>(count: work.count)
-      let progressCalls = DispatchQueue(label: "snapdiff.check.progress")
-      let next = Counter()
-      let done = Counter()
-      let renders = Counter()
-      DispatchQueue.concurrentPerform(iterations: min(jobs, max(work.count, 1))) { _ in
-        while let index = next.take(below: work.count) {
-          let item = work[index]
-          let record = check(item.key, currentPath: item.current, folder: folder, renders: renders)
-          results.set(index, record)
-          let finished = done.increment()
-          // One call at a time, as documented: the callback may print or keep state.
-          if let progress { progressCalls.sync { progress(finished, work.count, item.key.rawValue) } }
+    return try FileLock.withLock(folder.path + "/.lock") {
+      try blobs.whileAdding {
+        let work: [(key: SnapshotKey, current: String?)] =
+          currentFrames.map { ($0.key, $0.path) } + missingKeys.map { ($0, nil) }
+        let results = ResultSlots<SnapshotRecord>(count: work.count)
+        let progressCalls = DispatchQueue(label: "snapdiff.check.progress")
+        let next = Counter()
+        let done = Counter()
+        let renders = Counter()
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(work.count, 1))) { _ in
+          while let index = next.take(below: work.count) {
+            let item = work[index]
+            let record = check(item.key, currentPath: item.current, folder: folder, renders: renders)
+            results.set(index, record)
+            let finished = done.increment()
+            // One call at a time, as documented: the callback may print or keep state.
+            if let progress { progressCalls.sync { progress(finished, work.count, item.key.rawValue) } }
+          }
         }
-      }
 
-      let images = RunImages(folder: folder, blobs: blobs)
-      let skips = try skipped.map { skip -> SnapshotRecord in
-        var record = SnapshotRecord(key: skip.key.rawValue, status: .skipped)
-        record.skipReason = skip.reason
-        if let baseline = try store.locate(skip.key) {
-          record.baseline = folder.relative(baseline.path)
-          record.baselineHash = try images.keepFile(baseline.path).hash
+        let images = RunImages(folder: folder, blobs: blobs)
+        let skips = try skipped.map { skip -> SnapshotRecord in
+          var record = SnapshotRecord(key: skip.key.rawValue, status: .skipped)
+          record.skipReason = skip.reason
+          if let baseline = try store.locate(skip.key) {
+            record.baseline = folder.relative(baseline.path)
+            record.baselineHash = try images.keepFile(baseline.path).hash
+          }
+          return record
         }
-        return record
+        var record = RunRecord(
+          id: folder.id, createdAt: createdAt, currentDirectory: folder.relative(currentDirectory),
+          baselinesDirectory: folder.relative(store.root), environment: store.environment,
+          recordMode: recordMode, complete: isComplete,
+          snapshots: (results.values() + skips).sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
+        record.shard = shard?.description
+        record.branch = branch
+        record.baseBranch = baseBranch
+        record.overlays = store.overlays.isEmpty ? nil : store.overlays
+        record.closedAt = RunFolder.timestamp().iso
+        try folder.save(record)
+        FileHashes.shared(for: blobs).save()
+        try RunReports.write(record, to: folder)
+        try folder.markAsLast()
+        cache?.trim()
+        return Outcome(record: record, folder: folder, renderedTrees: renders.current)
       }
-      var record = RunRecord(
-        id: folder.id, createdAt: createdAt, currentDirectory: folder.relative(currentDirectory),
-        baselinesDirectory: folder.relative(store.root), environment: store.environment,
-        recordMode: recordMode, complete: isComplete,
-        snapshots: (results.values() + skips).sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
-      record.shard = shard?.description
-      record.branch = branch
-      record.baseBranch = baseBranch
-      record.overlays = store.overlays.isEmpty ? nil : store.overlays
-      record.closedAt = RunFolder.timestamp().iso
-      try folder.save(record)
-      FileHashes.shared(for: blobs).save()
-      try RunReports.write(record, to: folder)
-      try folder.markAsLast()
-      cache?.trim()
-      return Outcome(record: record, folder: folder, renderedTrees: renders.current)
-    } }
+    }
   }
 
   /// What a caller that received a frame has read of it already (`RunSession`): the frame's bytes
@@ -176,8 +178,7 @@ public struct RunChecker: Sendable {
   /// counts the tree-only frames rendered.
   func check(
     _ key: SnapshotKey, currentPath: String?, folder: RunFolder, received: Received? = nil, renders: Counter? = nil
-  ) -> SnapshotRecord
-  {
+  ) -> SnapshotRecord {
     var record = SnapshotRecord(key: key.rawValue, status: .failed)
     let images = RunImages(folder: folder, blobs: blobs)
     do {
@@ -199,7 +200,8 @@ public struct RunChecker: Sendable {
       let comparison = try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
       if comparison.matchLevel != .strict { record.matchLevel = comparison.matchLevel }
       guard let baseline, let baselineBytes else {
-        return try recordNew(key, currentPath: currentPath, folder: folder, into: record, received: received, renders: renders)
+        return try recordNew(
+          key, currentPath: currentPath, folder: folder, into: record, received: received, renders: renders)
       }
       if let unchanged = unchangedTree(currentPath, baseline: baseline, comparison: comparison) {
         return try conclude(unchanged, key, baseline: baseline, currentPath: currentPath, folder: folder, into: record)
@@ -208,10 +210,12 @@ public struct RunChecker: Sendable {
         Frame.isTree(currentPath) || !comparison.selectors.isEmpty || comparison.matchLevel == .layout
         || Frame.treeFile(besidePNG: baseline.path) != nil || Frame.treeFile(besidePNG: currentPath) != nil
       if usesFrames {
-        return try compareFrames(key, baseline: baseline, currentPath: currentPath, comparison: comparison,
+        return try compareFrames(
+          key, baseline: baseline, currentPath: currentPath, comparison: comparison,
           folder: folder, into: record, received: received, renders: renders)
       }
-      return try comparePNGs(key, baseline: baseline, baselineBytes: baselineBytes, currentPath: currentPath,
+      return try comparePNGs(
+        key, baseline: baseline, baselineBytes: baselineBytes, currentPath: currentPath,
         options: comparison.options, folder: folder, into: record, received: received)
     } catch {
       record.status = .failed
@@ -272,8 +276,8 @@ public struct RunChecker: Sendable {
     let frame = Frame(image: currentImage, tree: nil, path: currentPath)
     return try conclude(
       key, passed: result.passed, identical: result.identical, changeHash: result.changeHash,
-      baseline: baseline, current: frame, png: { currentBytes }, folder: folder, into: record
-    ) { engine.compareDrawingDiff(baselineImage, currentImage).diffImage }
+      baseline: baseline, current: frame, png: { currentBytes }, folder: folder, into: record,
+      diff: { engine.compareDrawingDiff(baselineImage, currentImage).diffImage })
   }
 
   /// Frames with element trees, element masks or the layout level.
@@ -297,8 +301,8 @@ public struct RunChecker: Sendable {
     return try conclude(
       key, passed: outcome.passed, identical: outcome.result.identical,
       changeHash: outcome.result.changeHash, baseline: baseline, current: currentFrame,
-      png: { try pngBytes(of: currentFrame, at: currentPath) }, folder: folder, into: record
-    ) { try comparison.compare(baselineFrame, currentFrame, drawing: true).diffImage! }
+      png: { try pngBytes(of: currentFrame, at: currentPath) }, folder: folder, into: record,
+      diff: { try comparison.compare(baselineFrame, currentFrame, drawing: true).diffImage! })
   }
 
   /// The verdict's consequences: a failed snapshot keeps its frame and a diff image in the run,

@@ -34,7 +34,9 @@ public struct RunMerger: Sendable {
     for (record, part) in zip(records, parts) {
       for snapshot in record.snapshots {
         if let other = owner.updateValue(part.path, forKey: snapshot.key) {
-          throw RunError("'\(snapshot.key)' is in two of the runs to merge (\(other) and \(part.path)): each key belongs to one part")
+          throw RunError(
+            "'\(snapshot.key)' is in two of the runs to merge (\(other) and \(part.path)): each key belongs to one part"
+          )
         }
       }
     }
@@ -44,40 +46,42 @@ public struct RunMerger: Sendable {
 
     let (folder, createdAt) = try RunFolder.create(in: runsDirectory)
     let images = RunImages(folder: folder, blobs: BlobStore.beside(runsDirectory: runsDirectory))
-    return try FileLock.withLock(folder.path + "/.lock") { try images.blobs.whileAdding {
-      var snapshots: [SnapshotRecord] = []
-      for (record, part) in zip(records, parts) {
-        try copyImages(from: part, to: folder)
-        for var snapshot in record.snapshots {
-          // The images the part compared, into this blob store (a part from another machine
-          // brings them in its images/ folder) and linked into the merged run.
-          for hash in RunImages.hashes(of: snapshot) { try adopt(hash, from: part, into: images) }
-          // The baseline as this store has it (a part may come from another machine).
-          let baseline = try store.locate(SnapshotKey(snapshot.key))
-          snapshot.baseline = baseline.map { folder.relative($0.path) }
-          snapshots.append(snapshot)
+    return try FileLock.withLock(folder.path + "/.lock") {
+      try images.blobs.whileAdding {
+        var snapshots: [SnapshotRecord] = []
+        for (record, part) in zip(records, parts) {
+          try copyImages(from: part, to: folder)
+          for var snapshot in record.snapshots {
+            // The images the part compared, into this blob store (a part from another machine
+            // brings them in its images/ folder) and linked into the merged run.
+            for hash in RunImages.hashes(of: snapshot) { try adopt(hash, from: part, into: images) }
+            // The baseline as this store has it (a part may come from another machine).
+            let baseline = try store.locate(SnapshotKey(snapshot.key))
+            snapshot.baseline = baseline.map { folder.relative($0.path) }
+            snapshots.append(snapshot)
+          }
         }
-      }
-      // A missing snapshot, as `check` records one.
-      let checker = RunChecker(currentDirectory: folder.path, store: store, runsDirectory: runsDirectory)
-      snapshots += missingKeys.map { checker.check($0, currentPath: nil, folder: folder) }
+        // A missing snapshot, as `check` records one.
+        let checker = RunChecker(currentDirectory: folder.path, store: store, runsDirectory: runsDirectory)
+        snapshots += missingKeys.map { checker.check($0, currentPath: nil, folder: folder) }
 
-      var record = RunRecord(
-        id: folder.id, createdAt: createdAt,
-        currentDirectory: folder.relative(first.resolve(records[0].currentDirectory)),
-        baselinesDirectory: folder.relative(store.root), environment: store.environment,
-        recordMode: records[0].recordMode, complete: true,
-        snapshots: snapshots.sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
-      record.name = records[0].name
-      record.branch = records[0].branch
-      record.baseBranch = records[0].baseBranch
-      record.mergedFrom = records.map(\.id)
-      record.closedAt = RunFolder.timestamp().iso
-      try folder.save(record)
-      try RunReports.write(record, to: folder)
-      try folder.markAsLast()
-      return RunChecker.Outcome(record: record, folder: folder)
-    } }
+        var record = RunRecord(
+          id: folder.id, createdAt: createdAt,
+          currentDirectory: folder.relative(first.resolve(records[0].currentDirectory)),
+          baselinesDirectory: folder.relative(store.root), environment: store.environment,
+          recordMode: records[0].recordMode, complete: true,
+          snapshots: snapshots.sorted { SnapshotKey.Ordering.precedes($0.key, $1.key) })
+        record.name = records[0].name
+        record.branch = records[0].branch
+        record.baseBranch = records[0].baseBranch
+        record.mergedFrom = records.map(\.id)
+        record.closedAt = RunFolder.timestamp().iso
+        try folder.save(record)
+        try RunReports.write(record, to: folder)
+        try folder.markAsLast()
+        return RunChecker.Outcome(record: record, folder: folder)
+      }
+    }
   }
 
   /// Blob `hash` of a part: already in the blob store, or read from the part's `images/`
@@ -105,21 +109,28 @@ public struct RunMerger: Sendable {
       }
       if record.complete {
         throw RunError(
-          "run \(record.id) (\(folder.path)) checked every frame on its own: merge joins the runs of `check --shard i/n` or `check --partial`")
+          "run \(record.id) (\(folder.path)) checked every frame on its own: merge joins the runs of `check --shard i/n` or `check --partial`"
+        )
       }
     }
     let environments = Set(records.map { $0.environment ?? "" })
     if environments.count > 1 {
-      throw RunError("the runs were checked against different environments (\(environments.sorted().map { $0.isEmpty ? "none" : $0 }.joined(separator: ", "))): merge the runs of one environment")
+      throw RunError(
+        "the runs were checked against different environments (\(environments.sorted().map { $0.isEmpty ? "none" : $0 }.joined(separator: ", "))): merge the runs of one environment"
+      )
     }
     let modes = Set(records.map(\.recordMode.rawValue))
     if modes.count > 1 {
-      throw RunError("the runs used different record modes (\(modes.sorted().joined(separator: ", "))): check every part with the same --record")
+      throw RunError(
+        "the runs used different record modes (\(modes.sorted().joined(separator: ", "))): check every part with the same --record"
+      )
     }
     let shards = records.compactMap { $0.shard.flatMap { try? Shard($0) } }
     guard !shards.isEmpty else { return }
-    guard shards.count == records.count, let count = shards.first?.count, shards.allSatisfy({ $0.count == count }) else {
-      throw RunError("the runs are not parts of one split: every one must come from `check --shard i/n` with the same n")
+    guard shards.count == records.count, let count = shards.first?.count, shards.allSatisfy({ $0.count == count })
+    else {
+      throw RunError(
+        "the runs are not parts of one split: every one must come from `check --shard i/n` with the same n")
     }
     var seen = Set<Int>()
     for (shard, record) in zip(shards, records) where !seen.insert(shard.index).inserted {
@@ -127,7 +138,9 @@ public struct RunMerger: Sendable {
     }
     let absent = (1...count).filter { !seen.contains($0) }
     if !absent.isEmpty {
-      throw RunError("shard\(absent.count == 1 ? "" : "s") \(absent.map { "\($0)/\(count)" }.joined(separator: ", ")) missing: merge needs every part, or its frames would look removed")
+      throw RunError(
+        "shard\(absent.count == 1 ? "" : "s") \(absent.map { "\($0)/\(count)" }.joined(separator: ", ")) missing: merge needs every part, or its frames would look removed"
+      )
     }
   }
 

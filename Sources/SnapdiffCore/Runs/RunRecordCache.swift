@@ -31,7 +31,8 @@ final class RunRecordCache: @unchecked Sendable {
   /// cached one while neither file changed (a missing log is a state too), else made by `read`.
   func record(at logPath: String, after recordPath: String, read: () throws -> RunRecord) throws -> RunRecord {
     guard let identity = FileIdentity(recordPath) else { return try read() }
-    return try record(key: logPath, identity: [identity, FileIdentity(logPath)], of: [recordPath, logPath], read: read)
+    return try record(
+      key: logPath, identity: [identity, FileIdentity(logPath)], of: [recordPath, logPath], read: read)
   }
 
   private func record(key: String, identity: [FileIdentity?], of paths: [String], read: () throws -> RunRecord)

@@ -62,7 +62,9 @@ public struct ElementSelector: Sendable, Hashable, CustomStringConvertible {
           steps.append(.type(type))
         }
       } else if step.hasPrefix("~") {
-        guard step.count > 1 else { throw ConfigurationError("element selector '\(text)': '~' needs a text to look for") }
+        guard step.count > 1 else {
+          throw ConfigurationError("element selector '\(text)': '~' needs a text to look for")
+        }
         steps.append(.identifierContains(String(step.dropFirst())))
       } else {
         steps.append(.identifier(step))

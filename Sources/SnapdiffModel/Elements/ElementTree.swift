@@ -50,7 +50,8 @@ public struct ElementTree: Sendable, Codable, Equatable {
     where !(value > 0 && value <= ElementFrame.maximumExtent) {
       throw DecodingError.dataCorruptedError(
         forKey: .screen, in: container,
-        debugDescription: "the screen's \(name) must be above 0 and at most \(Int(ElementFrame.maximumExtent)) points, not \(value)")
+        debugDescription:
+          "the screen's \(name) must be above 0 and at most \(Int(ElementFrame.maximumExtent)) points, not \(value)")
     }
     root = try container.decode(Element.self, forKey: .root)
   }

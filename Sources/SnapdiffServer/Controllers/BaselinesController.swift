@@ -19,7 +19,8 @@ struct BaselinesController {
     let key = try Self.key(context, action: "history")
     let environment = request.uri.queryParameters.get("environment")
     let branch = request.uri.queryParameters.get("branch")
-    return try await Blocking.run { [service] in try service.history(of: key, environment: environment, branch: branch) }
+    return try await Blocking.run { [service] in try service.history(of: key, environment: environment, branch: branch)
+    }
   }
 
   /// `POST …/baselines/{key}/undo`

@@ -86,9 +86,12 @@ struct RunsController {
       bytes += buffer.readableBytesView
     }
     let received = bytes
-    let close = try await Blocking.run { received.isEmpty ? CloseRunRequest() : try JSONBody.decode(CloseRunRequest.self, received) }
+    let close = try await Blocking.run {
+      received.isEmpty ? CloseRunRequest() : try JSONBody.decode(CloseRunRequest.self, received)
+    }
     return RunSummary(
-      try await Blocking.run { [service] in try service.close(run: id, request: close) }, page: service.configuration.pageLink(run: id))
+      try await Blocking.run { [service] in try service.close(run: id, request: close) },
+      page: service.configuration.pageLink(run: id))
   }
 
   /// `POST /api/v1/runs/{run}/approve` `{"all"|"failed"|"new": true, "sameAs": KEY, "keys": […], "dryRun"}`

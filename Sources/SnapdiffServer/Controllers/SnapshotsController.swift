@@ -68,7 +68,8 @@ struct SnapshotsController {
     let snapshot = try await service.decodeBudget.withReservation(cost, what: "the frame of '\(key)'") {
       try await service.work.run { [service] in try service.submit(run: id, key: key, frame: frame) }
     }
-    return SnapshotVerdictResponse(snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths)
+    return SnapshotVerdictResponse(
+      snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths)
   }
 
   /// `GET …/snapshots/{key}` (the verdict) or `…/{key}/baseline.png|current.png|diff.png`,
@@ -96,7 +97,9 @@ struct SnapshotsController {
     guard let snapshot = record.snapshots.first(where: { $0.key == key.rawValue }) else {
       throw APIError.notFound("no snapshot '\(key)' in run \(id)")
     }
-    return try SnapshotVerdictResponse(snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths).response(from: request, context: context)
+    return try SnapshotVerdictResponse(
+      snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths
+    ).response(from: request, context: context)
   }
 
   /// `POST …/snapshots/{key}/approve` or `…/{key}/reject` (a review), or `…/{key}/skip` with
@@ -111,7 +114,9 @@ struct SnapshotsController {
     if action == "skip" {
       let body = try await JSONBody.decode(SkipRequest.self, from: request)
       let snapshot = try await Blocking.run { [service] in try service.skip(run: id, key: key, reason: body.reason) }
-      return try SnapshotVerdictResponse(snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths).response(from: request, context: context)
+      return try SnapshotVerdictResponse(
+        snapshot, run: id, page: service.configuration.pageLink(run: id), shown: service.shownPaths
+      ).response(from: request, context: context)
     }
     return try await review(action: action, key: key, run: id).response(from: request, context: context)
   }

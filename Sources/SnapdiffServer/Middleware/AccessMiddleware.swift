@@ -24,7 +24,9 @@ struct AccessMiddleware: RouterMiddleware {
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     let path = request.uri.path
-    if path == APIPaths.prefix + "/health" || path == APIPaths.prefix + "/ready" { return try await next(request, context) }
+    if path == APIPaths.prefix + "/health" || path == APIPaths.prefix + "/ready" {
+      return try await next(request, context)
+    }
     let isWrite = request.method != .get && request.method != .head
     if isWrite { try checkOrigin(request) }
     if let token {
@@ -34,11 +36,13 @@ struct AccessMiddleware: RouterMiddleware {
     } else if isWrite {
       guard context.clientIsLocal else {
         throw APIError.forbidden(
-          "this server has no token, so it takes writes from this machine only: start it with SNAPDIFF_TOKEN or --token-file")
+          "this server has no token, so it takes writes from this machine only: start it with SNAPDIFF_TOKEN or --token-file"
+        )
       }
       guard let host = request.head.authority, ServerConfiguration.isLoopback(host: Self.hostName(host)) else {
         throw APIError.forbidden(
-          "without a token, writes must address the server as localhost or 127.0.0.1 (Host: \(request.head.authority ?? "none"))")
+          "without a token, writes must address the server as localhost or 127.0.0.1 (Host: \(request.head.authority ?? "none"))"
+        )
       }
     }
     return try await next(request, context)

@@ -18,7 +18,8 @@ enum RequestTiming {
       finished(Int(response.status.code), DispatchTime.now().uptimeNanoseconds &- start)
       return response
     } catch {
-      finished(Int((error as? any HTTPResponseError)?.status.code ?? 500), DispatchTime.now().uptimeNanoseconds &- start)
+      finished(
+        Int((error as? any HTTPResponseError)?.status.code ?? 500), DispatchTime.now().uptimeNanoseconds &- start)
       throw error
     }
   }

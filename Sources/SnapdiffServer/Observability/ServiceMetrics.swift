@@ -27,12 +27,17 @@ final class ServiceMetrics: CheckObserver {
     // Decoding a screenshot takes milliseconds; comparing, from under one to hundreds.
     let imageBuckets: [Duration] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
       .map { .nanoseconds(Int64($0 * 1e9)) }
-    factory.durationHistogramBuckets = ["snapdiff_decode_seconds": imageBuckets, "snapdiff_compare_seconds": imageBuckets]
+    factory.durationHistogramBuckets = [
+      "snapdiff_decode_seconds": imageBuckets, "snapdiff_compare_seconds": imageBuckets,
+    ]
     self.factory = factory
     framesReceived = Metrics.Counter(label: "snapdiff_frames_received_total", factory: factory)
     verdicts = Dictionary(
       uniqueKeysWithValues: SnapshotStatus.allCases.map { status in
-        (status, Metrics.Counter(label: "snapdiff_verdicts_total", dimensions: [("status", status.rawValue)], factory: factory))
+        (
+          status,
+          Metrics.Counter(label: "snapdiff_verdicts_total", dimensions: [("status", status.rawValue)], factory: factory)
+        )
       })
     decodeTime = Metrics.Timer(label: "snapdiff_decode_seconds", factory: factory)
     compareTime = Metrics.Timer(label: "snapdiff_compare_seconds", factory: factory)

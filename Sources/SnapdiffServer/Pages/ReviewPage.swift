@@ -78,7 +78,9 @@ enum ReviewPage {
     // What an undo names besides the key: the run's environment folder, and its branch when
     // the run reads and writes a branch overlay.
     if let environment = record.environment { embedding.bodyAttributes["data-environment"] = environment }
-    if let branch = record.branch, !(record.overlays ?? []).isEmpty { embedding.bodyAttributes["data-overlay"] = branch }
+    if let branch = record.branch, !(record.overlays ?? []).isEmpty {
+      embedding.bodyAttributes["data-overlay"] = branch
+    }
     embedding.head = "\(noFavicon)<style>\n\(barStyles)\(reviewStyles)</style>\n"
     embedding.top =
       bar(authRequired: authRequired, title: title.isEmpty ? "run \(record.id)" : title, backLink: true, extra: state)

@@ -41,7 +41,8 @@ extension RunService {
   private func history(_ environment: String?, branch: String? = nil) throws -> BaselineHistory {
     var store: BaselineStore
     do {
-      store = try BaselineStore(root: configuration.store.root, environment: environment ?? configuration.store.environment)
+      store = try BaselineStore(
+        root: configuration.store.root, environment: environment ?? configuration.store.environment)
       if let branch { store.overlays = [try BranchOverlay.folder(of: branch)] }
     } catch {
       throw APIError.unprocessable(error.description)

@@ -7,7 +7,8 @@ import NIOPosix
 /// that it cannot hold up these threads either.
 enum Blocking {
   /// Four threads: enough for the reads of several requests at once, few enough to cost nothing.
-  private static let pool = NIOThreadPool._makePerpetualStartedPool(numberOfThreads: 4, threadNamePrefix: "snapdiff-io-")
+  private static let pool = NIOThreadPool._makePerpetualStartedPool(
+    numberOfThreads: 4, threadNamePrefix: "snapdiff-io-")
 
   static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await pool.runIfActive(work)

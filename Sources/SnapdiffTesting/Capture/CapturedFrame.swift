@@ -51,7 +51,8 @@ public enum PNGHeaderSize {
       bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52
     else { return nil }
     func be32(_ offset: Int) -> Int {
-      (Int(bytes[offset]) << 24) | (Int(bytes[offset + 1]) << 16) | (Int(bytes[offset + 2]) << 8) | Int(bytes[offset + 3])
+      (Int(bytes[offset]) << 24) | (Int(bytes[offset + 1]) << 16) | (Int(bytes[offset + 2]) << 8)
+        | Int(bytes[offset + 3])
     }
     let width = be32(16)
     let height = be32(20)

@@ -51,7 +51,8 @@ public struct FramesFolder: Sendable {
     for suffix in [".png", ".tree.json", ".snapdiff.json"] { try FileSystem.remove(file(key, suffix)) }
     let path = file(key, ".skipped.json")
     try FileSystem.createDirectories(PathText.parent(of: path))
-    let json = JSONValue.object([("key", .string(key.rawValue)), ("reason", .string(reason))]).serialized(pretty: true) + "\n"
+    let json =
+      JSONValue.object([("key", .string(key.rawValue)), ("reason", .string(reason))]).serialized(pretty: true) + "\n"
     try FileIO.writeAtomically(Array(json.utf8), to: path)
   }
 

@@ -17,7 +17,9 @@ public struct FramesFolderChecker: Sendable {
   }
 
   /// Writes `frame` as snapshot `key` with its masks; the verdict is `written`.
-  public func verify(_ frame: CapturedFrame, key rawKey: String, masks: SnapshotMasks = SnapshotMasks()) throws -> SnapshotVerdict {
+  public func verify(_ frame: CapturedFrame, key rawKey: String, masks: SnapshotMasks = SnapshotMasks()) throws
+    -> SnapshotVerdict
+  {
     let key = try SnapshotKey(rawKey)
     let path = try folder.write(frame, key: key, masks: masks)
     var verdict = SnapshotVerdict(key: rawKey, status: .written)

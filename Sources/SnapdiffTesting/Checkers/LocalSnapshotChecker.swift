@@ -40,7 +40,9 @@
     /// the rule `snapdiff check` and the service apply (the baseline located in the store, the
     /// comparison under `snapdiff.json`, the baseline's settings file and then the masks, the
     /// record mode); this checker adds the frames folder, the artifacts and the test's wording.
-    public func verify(_ captured: CapturedFrame, key rawKey: String, masks: SnapshotMasks = SnapshotMasks()) throws -> SnapshotVerdict {
+    public func verify(_ captured: CapturedFrame, key rawKey: String, masks: SnapshotMasks = SnapshotMasks()) throws
+      -> SnapshotVerdict
+    {
       if let environmentProblem { throw environmentProblem }
       let key = try SnapshotKey(rawKey)
       let store = try BaselineStore(root: baselines, environment: environment)
@@ -54,7 +56,8 @@
         guard let recorded = checked.recordedPath else {
           return SnapshotVerdict(
             key: rawKey, status: .failed,
-            message: "No baseline for snapshot '\(rawKey)' in \(DisplayPath.shown(store.root)) (record mode never, as in CI). "
+            message:
+              "No baseline for snapshot '\(rawKey)' in \(DisplayPath.shown(store.root)) (record mode never, as in CI). "
               + "Record it locally, or run `snapdiff check \(frames)` and `snapdiff approve --new`.")
         }
         var verdict = SnapshotVerdict(key: rawKey, status: .recorded)
@@ -95,7 +98,8 @@
     /// `config`, else `snapdiff.json` in the current folder when there is one (as `check` reads it).
     private func projectConfig() throws -> ProjectConfig {
       if let config { return config }
-      return FileSystem.isFile(ProjectConfig.fileName) ? try ProjectConfig.load(ProjectConfig.fileName) : ProjectConfig()
+      return FileSystem.isFile(ProjectConfig.fileName)
+        ? try ProjectConfig.load(ProjectConfig.fileName) : ProjectConfig()
     }
 
     static func failureMessage(
@@ -122,7 +126,8 @@
       lines.append(
         rerecorded
           ? "The baseline was re-recorded (SNAPDIFF_RECORD); re-run to check."
-          : "If the change is intended: snapdiff check \(frames) && snapdiff approve '\(key)', or re-run with SNAPDIFF_RECORD=failed.")
+          : "If the change is intended: snapdiff check \(frames) && snapdiff approve '\(key)', or re-run with SNAPDIFF_RECORD=failed."
+      )
       return lines.joined(separator: "\n")
     }
 

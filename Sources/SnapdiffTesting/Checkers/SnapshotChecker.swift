@@ -48,7 +48,8 @@ public struct SnapshotChecker: Sendable {
   /// - Parameter frames: default `SNAPDIFF_FRAMES`, else `.snapdiff/frames`.
   public static func frames(_ frames: String? = nil) -> SnapshotChecker {
     let variables = ProcessEnvironment.variables
-    return SnapshotChecker(.frames(FramesFolderChecker(frames: frames ?? variables["SNAPDIFF_FRAMES"] ?? ".snapdiff/frames")))
+    return SnapshotChecker(
+      .frames(FramesFolderChecker(frames: frames ?? variables["SNAPDIFF_FRAMES"] ?? ".snapdiff/frames")))
   }
 
   #if SNAPDIFF_ENGINE
@@ -70,7 +71,8 @@ public struct SnapshotChecker: Sendable {
     ) -> SnapshotChecker {
       let variables = ProcessEnvironment.variables
       let (mode, problem) =
-        recordMode.map { (mode: $0, problem: nil) } ?? environmentRecordMode(variables) { vars throws(ConfigurationError) in
+        recordMode.map { (mode: $0, problem: nil) }
+        ?? environmentRecordMode(variables) { vars throws(ConfigurationError) in
           try RecordMode.fromEnvironment(vars)
         }
       var checker = LocalSnapshotChecker(
@@ -117,7 +119,8 @@ public struct SnapshotChecker: Sendable {
     let variables = ProcessEnvironment.variables
     func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
     let (mode, problem) =
-      recordMode.map { (mode: $0, problem: nil) } ?? environmentRecordMode(variables) { vars throws(ConfigurationError) in
+      recordMode.map { (mode: $0, problem: nil) }
+      ?? environmentRecordMode(variables) { vars throws(ConfigurationError) in
         try RecordMode.fromVariable(vars)
       }
     var checker = ServiceSnapshotChecker(

@@ -104,8 +104,9 @@ public final class SnapshotController {
     case .failed:
       if let message = verdict.message { fail(message, file: file, line: line) }
     case .recorded:
-      note("snapdiff: recorded a new baseline for '\(key)'\(verdict.baselinePath.map { " at \($0)" } ?? "")"
-        + " (no baseline existed; with CI set or SNAPDIFF_RECORD=never a missing baseline fails instead)")
+      note(
+        "snapdiff: recorded a new baseline for '\(key)'\(verdict.baselinePath.map { " at \($0)" } ?? "")"
+          + " (no baseline existed; with CI set or SNAPDIFF_RECORD=never a missing baseline fails instead)")
     case .passed, .skipped, .written:
       break
     }

@@ -29,7 +29,8 @@ public enum TestName {
     if text.hasPrefix("-[") && text.hasSuffix("]") && text.contains(" ") {
       text = text.dropFirst(2).dropLast()
       text = text[text.index(after: text.lastIndex(of: " ")!)...]
-    } else if !text.contains(" "), let dot = text.lastIndex(of: "."), text[text.index(after: dot)...].hasPrefix("test") {
+    } else if !text.contains(" "), let dot = text.lastIndex(of: "."), text[text.index(after: dot)...].hasPrefix("test")
+    {
       text = text[text.index(after: dot)...]
     }
     if text.hasSuffix("()") { text = text.dropLast(2) }

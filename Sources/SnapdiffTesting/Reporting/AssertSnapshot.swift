@@ -51,7 +51,8 @@ public func assertSnapshot(
     of frame: Frame, key: String, ignoring ignoredElements: [any IgnorableElement] = [],
     checker: SnapshotChecker = .automatic(), file: StaticString = #filePath, line: UInt = #line
   ) {
-    assertSnapshot(of: CapturedFrame(frame), key: key, ignoring: ignoredElements, checker: checker, file: file, line: line)
+    assertSnapshot(
+      of: CapturedFrame(frame), key: key, ignoring: ignoredElements, checker: checker, file: file, line: line)
   }
 
   extension Frame {

@@ -1,4 +1,3 @@
-
 /// What became of one `takeSnapshot`.
 public struct SnapshotVerdict: Sendable, Equatable {
   public enum Status: String, Sendable {

@@ -39,14 +39,16 @@ public struct XCUIElementValues: Sendable, Equatable {
   public func element() -> Element {
     Element(
       identifier: identifier, elementType: ElementType(xcuiRawValue: elementTypeRawValue), label: label,
-      value: value.flatMap { $0.isEmpty ? nil : $0 }, placeholderValue: placeholderValue.flatMap { $0.isEmpty ? nil : $0 },
+      value: value.flatMap { $0.isEmpty ? nil : $0 },
+      placeholderValue: placeholderValue.flatMap { $0.isEmpty ? nil : $0 },
       frame: Self.usable(frame), isEnabled: isEnabled, isSelected: isSelected,
       children: children.map { $0.element() })
   }
 
   private static func usable(_ frame: ElementFrame) -> ElementFrame {
     let values = [frame.x, frame.y, frame.width, frame.height]
-    guard values.allSatisfy({ $0.isFinite && abs($0) <= ElementFrame.maximumExtent }), frame.width >= 0, frame.height >= 0
+    guard values.allSatisfy({ $0.isFinite && abs($0) <= ElementFrame.maximumExtent }), frame.width >= 0,
+      frame.height >= 0
     else { return ElementFrame(x: 0, y: 0, width: 0, height: 0) }
     return frame
   }

@@ -40,7 +40,9 @@ extension MultipartForm {
     private static let crlf: [UInt8] = [13, 10]
 
     /// - Parameter partLimit: a part's limit from its name (`nil`: no such part).
-    public init(contentType: String, partLimit: @escaping @Sendable (String) -> Int? = { _ in .max }) throws(MultipartError) {
+    public init(contentType: String, partLimit: @escaping @Sendable (String) -> Int? = { _ in .max })
+      throws(MultipartError)
+    {
       boundary = try MultipartForm.boundary(in: contentType)
       delimiter = Array("--\(boundary)".utf8)
       closing = Self.crlf + delimiter

@@ -34,7 +34,9 @@ final class SocketConnection {
     address.sin_port = in_port_t(UInt16(port).bigEndian)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     guard connected == 0 else {
       close()
@@ -48,7 +50,9 @@ final class SocketConnection {
     var offset = 0
     while offset < bytes.count {
       #if canImport(Glibc)
-        let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+        let sent = bytes.withUnsafeBytes {
+          Glibc.send(descriptor, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+        }
       #else
         let sent = bytes.withUnsafeBytes { Darwin.send(descriptor, $0.baseAddress! + offset, bytes.count - offset, 0) }
       #endif
@@ -116,7 +120,9 @@ final class SocketConnection {
     let failure = errno
     guard count > 0 else {
       if count == 0 { throw Failure(description: "the server closed while waiting for \(waitingFor)") }
-      if failure == ECONNRESET { throw Failure(description: "the server closed (reset) while waiting for \(waitingFor)") }
+      if failure == ECONNRESET {
+        throw Failure(description: "the server closed (reset) while waiting for \(waitingFor)")
+      }
       throw Failure(description: "nothing within \(timeout) s while waiting for \(waitingFor)")
     }
     buffered += chunk[..<count]

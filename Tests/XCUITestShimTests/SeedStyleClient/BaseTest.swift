@@ -1,26 +1,26 @@
 #if os(Linux)  // the shim stands in for XCUITest where there is none
-// A UI-test layer written in the seed's style (shared/seeds/000: BaseTest, PageFactory,
-// SnapshotPage with `ignoredElements: [XCUIElement]`, Steps/SnapshotSteps with SnapshotName
-// enums, its own `^` operator, OnboardingApplitoolsTests). Moving it from the hosted checker to
-// snapdiff changed one line, marked below in OnboardingApplitoolsTests.swift; the rest is as the
-// seed's team wrote it for the hosted service.
-import SnapdiffTesting
-import XCTest
+  // A UI-test layer written in the seed's style (shared/seeds/000: BaseTest, PageFactory,
+  // SnapshotPage with `ignoredElements: [XCUIElement]`, Steps/SnapshotSteps with SnapshotName
+  // enums, its own `^` operator, OnboardingApplitoolsTests). Moving it from the hosted checker to
+  // snapdiff changed one line, marked below in OnboardingApplitoolsTests.swift; the rest is as the
+  // seed's team wrote it for the hosted service.
+  import SnapdiffTesting
+  import XCTest
 
-let app = XCUIApplication()
+  let app = XCUIApplication()
 
-class BaseTest: XCTestCase {
-  var pages: PageFactory!
-  var steps: StepsFactory!
+  class BaseTest: XCTestCase {
+    var pages: PageFactory!
+    var steps: StepsFactory!
 
-  func makeSnapshotController() -> SnapshotController? { nil }
+    func makeSnapshotController() -> SnapshotController? { nil }
 
-  override func setUp() {
-    super.setUp()
-    app.launch()
-    pages = PageFactory()
-    pages.snapshotController = makeSnapshotController()
-    steps = StepsFactory(factory: pages)
+    override func setUp() {
+      super.setUp()
+      app.launch()
+      pages = PageFactory()
+      pages.snapshotController = makeSnapshotController()
+      steps = StepsFactory(factory: pages)
+    }
   }
-}
 #endif

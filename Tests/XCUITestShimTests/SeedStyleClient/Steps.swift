@@ -1,48 +1,48 @@
 #if os(Linux)  // the shim stands in for XCUITest where there is none
-import SnapdiffTesting
-import XCTest
+  import SnapdiffTesting
+  import XCTest
 
-final class OnboardingSteps: SnapshotSteps {
-  let page: OnboardingPage
-  let factory: PageFactory
+  final class OnboardingSteps: SnapshotSteps {
+    let page: OnboardingPage
+    let factory: PageFactory
 
-  init(factory: PageFactory) {
-    self.factory = factory
-    page = factory.onboarding
-  }
+    init(factory: PageFactory) {
+      self.factory = factory
+      page = factory.onboarding
+    }
 
-  enum SnapshotName: SnapshotValue {
-    static let id = "Onboarding"
+    enum SnapshotName: SnapshotValue {
+      static let id = "Onboarding"
 
-    case view
-    case next
+      case view
+      case next
 
-    var name: String {
-      switch self {
-      case .view:
-        return "Onboarding"
-      case .next:
-        return "Onboarding - next step"
+      var name: String {
+        switch self {
+        case .view:
+          return "Onboarding"
+        case .next:
+          return "Onboarding - next step"
+        }
       }
     }
   }
-}
 
-final class ProfileSteps: SnapshotSteps {
-  let page: ProfilePage
-  let factory: PageFactory
+  final class ProfileSteps: SnapshotSteps {
+    let page: ProfilePage
+    let factory: PageFactory
 
-  init(factory: PageFactory) {
-    self.factory = factory
-    page = factory.profile
+    init(factory: PageFactory) {
+      self.factory = factory
+      page = factory.profile
+    }
+
+    enum SnapshotName: SnapshotValue {
+      static let id = "Profile"
+
+      case view
+
+      var name: String { "Profile" }
+    }
   }
-
-  enum SnapshotName: SnapshotValue {
-    static let id = "Profile"
-
-    case view
-
-    var name: String { "Profile" }
-  }
-}
 #endif

@@ -1,46 +1,47 @@
 #if os(Linux)  // the shim stands in for XCUITest where there is none
-import Foundation
-import SnapdiffModel
-import SnapdiffTesting
+  import Foundation
+  import SnapdiffModel
+  import SnapdiffTesting
 
-/// Screens for the shim: an element snapshot shaped like a real XCUITest dump (from the
-/// fixtures), and a screenshot of it as PNG bytes made here (stored deflate blocks: no codec).
-enum ShimScreen {
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures")
+  /// Screens for the shim: an element snapshot shaped like a real XCUITest dump (from the
+  /// fixtures), and a screenshot of it as PNG bytes made here (stored deflate blocks: no codec).
+  enum ShimScreen {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures")
 
-  /// The tree a fixture dump describes, as the text-dump parser reads it.
-  static func dumpTree(_ name: String, scale: Int = 1) throws -> ElementTree {
-    let text = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
-    return try XCUITextDump.parse(text, path: name, scale: scale)
-  }
-
-  /// The shim's snapshot of `tree`: the same elements as XCUITest objects, the application's
-  /// frame the screen.
-  @MainActor static func snapshot(of tree: ElementTree) -> ShimElementSnapshot {
-    func node(_ element: Element) -> ShimElementSnapshot {
-      let raw = UInt(ElementType.allCases.firstIndex(of: element.elementType)!)
-      return ShimElementSnapshot(
-        elementType: XCUIElement.ElementType(rawValue: raw)!, identifier: element.identifier, label: element.label,
-        value: element.value, frame: CGRect(element.frame), isEnabled: element.isEnabled, isSelected: element.isSelected,
-        children: element.children.map(node))
+    /// The tree a fixture dump describes, as the text-dump parser reads it.
+    static func dumpTree(_ name: String, scale: Int = 1) throws -> ElementTree {
+      let text = try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8)
+      return try XCUITextDump.parse(text, path: name, scale: scale)
     }
-    let root = node(tree.root)
-    root.frame = CGRect(x: 0, y: 0, width: tree.screen.width, height: tree.screen.height)
-    return root
+
+    /// The shim's snapshot of `tree`: the same elements as XCUITest objects, the application's
+    /// frame the screen.
+    @MainActor static func snapshot(of tree: ElementTree) -> ShimElementSnapshot {
+      func node(_ element: Element) -> ShimElementSnapshot {
+        let raw = UInt(ElementType.allCases.firstIndex(of: element.elementType)!)
+        return ShimElementSnapshot(
+          elementType: XCUIElement.ElementType(rawValue: raw)!, identifier: element.identifier, label: element.label,
+          value: element.value, frame: CGRect(element.frame), isEnabled: element.isEnabled,
+          isSelected: element.isSelected,
+          children: element.children.map(node))
+      }
+      let root = node(tree.root)
+      root.frame = CGRect(x: 0, y: 0, width: tree.screen.width, height: tree.screen.height)
+      return root
+    }
+
+    /// Sets the shim's world to `tree` and a screenshot of `width`×`height` pixels.
+    @MainActor static func show(_ tree: ElementTree, screenshot png: Data, statusBar: CGRect? = nil) {
+      XCUIShimWorld.application = snapshot(of: tree)
+      XCUIShimWorld.screenshotPNG = png
+      XCUIShimWorld.statusBarFrame = statusBar
+    }
   }
 
-  /// Sets the shim's world to `tree` and a screenshot of `width`×`height` pixels.
-  @MainActor static func show(_ tree: ElementTree, screenshot png: Data, statusBar: CGRect? = nil) {
-    XCUIShimWorld.application = snapshot(of: tree)
-    XCUIShimWorld.screenshotPNG = png
-    XCUIShimWorld.statusBarFrame = statusBar
+  extension CGRect {
+    init(_ frame: ElementFrame) {
+      self.init(x: frame.x, y: frame.y, width: frame.width, height: frame.height)
+    }
   }
-}
-
-extension CGRect {
-  init(_ frame: ElementFrame) {
-    self.init(x: frame.x, y: frame.y, width: frame.width, height: frame.height)
-  }
-}
 #endif

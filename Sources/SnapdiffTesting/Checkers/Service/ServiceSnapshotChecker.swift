@@ -46,7 +46,9 @@ public struct ServiceSnapshotChecker: Sendable {
 
   /// Posts `frame` as snapshot `key` and turns the service's verdict into the test's. The PNG
   /// goes as captured (a frame that is a tree alone is rendered by the service).
-  public func verify(_ frame: CapturedFrame, key rawKey: String, masks: SnapshotMasks = SnapshotMasks()) throws -> SnapshotVerdict {
+  public func verify(_ frame: CapturedFrame, key rawKey: String, masks: SnapshotMasks = SnapshotMasks()) throws
+    -> SnapshotVerdict
+  {
     if let environmentProblem { throw environmentProblem }
     let key = try SnapshotKey(rawKey)
     for selector in masks.selectors { _ = try ElementSelector(selector) }
@@ -178,7 +180,8 @@ extension SnapshotVerdictResponse {
     var verdict: SnapshotVerdict
     if let error {
       verdict = SnapshotVerdict(
-        key: key, status: .failed, message: "Snapshot '\(key)' could not be checked by the service: \(error)\n  review: \(page)")
+        key: key, status: .failed,
+        message: "Snapshot '\(key)' could not be checked by the service: \(error)\n  review: \(page)")
     } else if passed {
       verdict = SnapshotVerdict(key: key, status: status == .skipped ? .skipped : .passed)
     } else if recorded && status == .new {
@@ -190,7 +193,8 @@ extension SnapshotVerdictResponse {
       verdict = SnapshotVerdict(
         key: key, status: .failed,
         message: "Snapshot '\(key)' has no baseline on the service yet (record mode never).\n"
-          + "  current: \(service)\(currentURL ?? "")\n  review:  \(page) (approve it there, or: snapdiff approve --new)")
+          + "  current: \(service)\(currentURL ?? "")\n  review:  \(page) (approve it there, or: snapdiff approve --new)"
+      )
     } else {
       var lines = [
         "Snapshot '\(key)' does not match its baseline on the service: "
