@@ -282,8 +282,8 @@ final class ServeProcess: @unchecked Sendable {
   let port: Int
   private let logPath: String
 
-  init(executable: String, root: String, token: String?, arguments: [String] = []) throws {
-    logPath = root + "/serve.log"
+  init(executable: String, root: String, token: String?, arguments: [String] = [], logName: String = "serve.log") throws {
+    logPath = root + "/" + logName
     _ = FileManager.default.createFile(atPath: logPath, contents: nil)
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments =
