@@ -184,6 +184,27 @@ struct PostgresServiceTests {
     }
   }
 
+  @Test(
+    "a migration that fails stops the start-up, naming it and the server's reason, and applies nothing of it",
+    .enabled(if: available, "SNAPDIFF_TEST_POSTGRES_URL is not set: scripts/test.sh starts a cluster (scripts/postgres.sh)"))
+  func failedMigration() async throws {
+    let url = try TestPostgres.newDatabase()
+    let executable = try #require(ExternalTool.snapdiff, "no snapdiff built beside the tests")
+    // A table of another application where migration 1 creates its own.
+    try TestPostgres.psql(url, "CREATE TABLE run_snapshots (other integer)")
+    try await withFixture { fixture in
+      try await offCooperativePool {
+        let failed = try Self.runServe(executable, root: fixture.root, ["--database", url])
+        #expect(failed.status == 2, "\(failed)")
+        #expect(failed.error.contains("migration 1 (runs, snapshots and snapshot records) of postgres://"), "\(failed)")
+        #expect(failed.error.contains("\"run_snapshots\" already exists"), "\(failed)")
+      }
+    }
+    // Rolled back whole: no `runs` table, no version recorded.
+    try TestPostgres.psql(url, "SELECT 1 / (CASE WHEN to_regclass('runs') IS NULL THEN 1 ELSE 0 END)")
+    try TestPostgres.psql(url, "SELECT 1 / (CASE WHEN (SELECT count(*) FROM schema_version) = 0 THEN 1 ELSE 0 END)")
+  }
+
   // MARK: - Helpers
 
   static func request(_ method: String, _ uri: String, port: Int) -> String {
@@ -248,14 +269,19 @@ enum TestPostgres {
       ProcessInfo.processInfo.environment["SNAPDIFF_TEST_POSTGRES_URL"],
       "SNAPDIFF_TEST_POSTGRES_URL is not set (CI=true): scripts/test.sh starts a cluster with scripts/postgres.sh")
     let name = "snapdiff_" + UUID().uuidString.prefix(8).lowercased()
+    try psql(base, "CREATE DATABASE \(name)")
+    return String(base[..<base.lastIndex(of: "/")!]) + "/" + name
+  }
+
+  /// Runs one SQL statement with `psql` on `url`; it must succeed.
+  static func psql(_ url: String, _ statement: String) throws {
     let psql = Process()
     psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    psql.arguments = ["psql", "-q", "-v", "ON_ERROR_STOP=1", base, "-c", "CREATE DATABASE \(name)"]
+    psql.arguments = ["psql", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", statement]
     psql.standardOutput = FileHandle.nullDevice
     try psql.run()
     psql.waitUntilExit()
-    try #require(psql.terminationStatus == 0, "psql could not create a database on \(base)")
-    return String(base[..<base.lastIndex(of: "/")!]) + "/" + name
+    try #require(psql.terminationStatus == 0, "psql on \(url): \(statement)")
   }
 
   /// `scripts/postgres.sh pause|resume DIR`, through `system` (Foundation's `Process` waits for
