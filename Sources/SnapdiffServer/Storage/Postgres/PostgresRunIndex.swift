@@ -154,7 +154,15 @@ final class PostgresRunIndex: RunIndex {
 
   func unreadiness() -> String? {
     if let problem = try? database.wait({ [database] _ in await database.unreachability() }) { return problem }
-    guard rebuilt.withLockedValue({ $0 }) else { return "the run index is being rebuilt from the run folders" }
+    guard rebuilt.withLockedValue({ $0 }) else {
+      // The rebuild at start-up failed (the database went away then): once more, now it answers.
+      do {
+        try synchronize()
+        return nil
+      } catch {
+        return "the run index is being rebuilt from the run folders (\(PostgresDatabase.describe(error)))"
+      }
+    }
     return nil
   }
 
