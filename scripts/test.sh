@@ -33,19 +33,8 @@ fi
 export SNAPDIFF_SCREENSHOTS="${SNAPDIFF_SCREENSHOTS:-$PWD/.snapdiff/review-screenshots}"
 mkdir -p "$SNAPDIFF_SCREENSHOTS"
 echo "review page screenshots (CI artifact): $SNAPDIFF_SCREENSHOTS" >&2
-# A throwaway PostgreSQL cluster for the tests of `serve --database postgres://…` (two instances
-# on one database): started here (scripts/postgres.sh installs Debian's postgresql when missing),
-# stopped and removed on exit. When it cannot start, those tests skip, or fail under CI=true.
-# SNAPDIFF_SKIP_POSTGRES=1 leaves it out.
-if [ -z "${SNAPDIFF_SKIP_POSTGRES:-}" ] && [ -z "${SNAPDIFF_TEST_POSTGRES_URL:-}" ]; then
-  if postgres_env=$(scripts/postgres.sh start); then
-    eval "export ${postgres_env//$'\n'/ }"
-    trap 'scripts/postgres.sh stop "$SNAPDIFF_TEST_POSTGRES_DIR"' EXIT
-    echo "PostgreSQL for the tests: $SNAPDIFF_TEST_POSTGRES_URL" >&2
-  else
-    echo "PostgreSQL could not be started: the PostgreSQL tests will skip (or fail under CI=true)" >&2
-  fi
-fi
+# A throwaway PostgreSQL cluster for the tests of `serve --database postgres://…`, stopped on exit.
+. scripts/test_postgres.sh
 # One test at a time (--no-parallel): Swift Testing otherwise starts every test at once, and on
 # a 2-core machine the blocking ones (child processes, sockets) hold the two threads Swift
 # concurrency has while the in-process servers of others wait for them to answer; on a busy CI
