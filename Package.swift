@@ -104,6 +104,10 @@ let engineTargets: [Target] = [
       .product(name: "Hummingbird", package: "hummingbird"),
       .product(name: "HummingbirdCore", package: "hummingbird"),
       .product(name: "GRDB", package: "GRDB.swift"),
+      // `--database postgres://…`: runs, records, approvals and locks in PostgreSQL, so several
+      // instances behind a load balancer serve the same runs (SQLite stays the default).
+      .product(name: "PostgresNIO", package: "postgres-nio"),
+      .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       // `/metrics` (Prometheus text) and structured request logs; only the server links them.
       .product(name: "Metrics", package: "swift-metrics"),
       .product(name: "Prometheus", package: "swift-prometheus"),
@@ -177,6 +181,9 @@ let package = Package(
       // `snapdiff serve`: the HTTP service (Hummingbird 2) and its run index (SQLite through GRDB).
       .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
       .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+      // The service's state on PostgreSQL, for more than one instance (`serve --database`).
+      .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+      .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
       // The service's `/metrics` and request logs (SnapdiffServer only; swift-log and
       // swift-metrics come with Hummingbird already).
       .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),

@@ -166,8 +166,10 @@ def snapshot_path(run, key):
     return f"/api/v1/runs/{urllib.parse.quote(run, safe='')}/snapshots/{urllib.parse.quote(key, safe='')}"
 
 
-def post_frames(url, token, run, frames, clients, deadline):
-    """Posts every frame from `clients` threads; returns (latencies in s, errors, wall seconds)."""
+def post_frames(urls, token, run, frames, clients, deadline):
+    """Posts every frame from `clients` threads, client n to `urls[n % len(urls)]` (several
+    instances of one service, as a load balancer spreads them); returns (latencies in s, errors,
+    wall seconds)."""
     work = queue.Queue()
     for frame in frames:
         work.put(frame)
@@ -175,8 +177,8 @@ def post_frames(url, token, run, frames, clients, deadline):
     finished = [0]  # frames taken from the queue that got an answer or an error
     lock = threading.Lock()
 
-    def worker():
-        client = Client(url, token)
+    def worker(number):
+        client = Client(urls[number % len(urls)], token)
         try:
             while True:
                 remaining = deadline - time.monotonic()
@@ -215,7 +217,7 @@ def post_frames(url, token, run, frames, clients, deadline):
             client.close()
 
     started = time.monotonic()
-    threads = [threading.Thread(target=worker, name=f"client-{n}", daemon=True) for n in range(clients)]
+    threads = [threading.Thread(target=worker, args=(n,), name=f"client-{n}", daemon=True) for n in range(clients)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -251,7 +253,7 @@ def cpu_seconds(pid):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--snapdiff", help="the snapdiff executable to start (default: snapdiff on PATH, else .build/release/snapdiff)")
-    parser.add_argument("--url", help="a running server on loopback, instead of starting one")
+    parser.add_argument("--url", help="a running server on loopback, instead of starting one; several, comma-separated, are instances of one service on one database (snapdiff serve --database postgres://…): clients are spread over them, the run is opened and closed on the first")
     parser.add_argument("--baselines", help="with --url: the server's baseline store")
     parser.add_argument("--token", help="with --url: the server's token, if it has one")
     parser.add_argument("--pid", type=int, help="with --url: the server's process id, to read its peak memory")
@@ -279,7 +281,8 @@ def main():
         if arguments.url:
             if not arguments.baselines:
                 raise CannotRun("--url needs --baselines (the server's store, where the baselines go)")
-            url, token, pid = arguments.url.rstrip("/"), arguments.token, arguments.pid
+            urls = [part.strip().rstrip("/") for part in arguments.url.split(",") if part.strip()]
+            url, token, pid = urls[0], arguments.token, arguments.pid
             write_baselines(arguments.baselines, frames)
         else:
             executable = arguments.snapdiff or shutil.which("snapdiff")
@@ -292,6 +295,7 @@ def main():
             write_baselines(os.path.join(scratch, "baselines"), frames)
             server = Server(executable, scratch, token)
             url, pid = server.url, server.pid
+            urls = [url]
             log(f"snapdiff serve (pid {pid}) at {url}")
         resident_at_start = memory_kib(pid, "VmRSS") if pid else None
         cpu_at_start = cpu_seconds(pid) if pid else None
@@ -304,9 +308,9 @@ def main():
         if status != 201:
             raise CannotRun(f"opening a run: HTTP {status}: {body[:300]!r}")
         run = json.loads(body)["id"]
-        log(f"run {run}: {len(frames)} frames from {arguments.clients} clients")
+        log(f"run {run}: {len(frames)} frames from {arguments.clients} clients to {len(urls)} instance(s)")
 
-        latencies, errors, wall = post_frames(url, token, run, frames, arguments.clients, deadline)
+        latencies, errors, wall = post_frames(urls, token, run, frames, arguments.clients, deadline)
 
         try:
             status, body = control.request("POST", f"/api/v1/runs/{urllib.parse.quote(run, safe='')}/close")

@@ -26,8 +26,10 @@ case "$MODE" in
     # Leak checking is off: the Swift runtime and Foundation keep caches alive until exit.
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:exitcode=86:strict_string_checks=1:detect_stack_use_after_return=1}
     scripts/install-deps.sh
+    # The PostgreSQL tests' cluster, as scripts/test.sh starts it (not `exec`: its trap stops it).
+    . scripts/test_postgres.sh
     # One test at a time, as scripts/test.sh runs them (it says why).
-    exec swift test --no-parallel --scratch-path .build-asan --sanitize address "$@"
+    swift test --no-parallel --scratch-path .build-asan --sanitize address "$@"
     ;;
   thread)
     export TSAN_OPTIONS=${TSAN_OPTIONS:-exitcode=66:halt_on_error=0:second_deadlock_stack=1}

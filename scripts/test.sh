@@ -33,6 +33,8 @@ fi
 export SNAPDIFF_SCREENSHOTS="${SNAPDIFF_SCREENSHOTS:-$PWD/.snapdiff/review-screenshots}"
 mkdir -p "$SNAPDIFF_SCREENSHOTS"
 echo "review page screenshots (CI artifact): $SNAPDIFF_SCREENSHOTS" >&2
+# A throwaway PostgreSQL cluster for the tests of `serve --database postgres://…`, stopped on exit.
+. scripts/test_postgres.sh
 # One test at a time (--no-parallel): Swift Testing otherwise starts every test at once, and on
 # a 2-core machine the blocking ones (child processes, sockets) hold the two threads Swift
 # concurrency has while the in-process servers of others wait for them to answer; on a busy CI

@@ -30,6 +30,12 @@ public struct SnapdiffServe: ParsableCommand {
       in the service update the store and the run's run.json. The run list is indexed in \
       <data>/serve.sqlite, rebuilt from the run folders at start-up.
 
+      With --database postgres://…, runs' records, the run index and the locks are kept in \
+      PostgreSQL instead: start several instances on the same database, the same baseline \
+      store and the same data folder (a shared mount) behind a load balancer, and each serves \
+      every run. Its tables are migrated at start-up; GET /api/v1/ready answers 503 while the \
+      database does not.
+
       Writes (opening runs, posting frames, approving, rejecting, closing) need \
       'Authorization: Bearer <token>' when a token is set (SNAPDIFF_TOKEN or --token-file); \
       reads are open unless --private. Without a token the server listens on loopback only \
@@ -60,6 +66,13 @@ public struct SnapdiffServe: ParsableCommand {
     help: ArgumentHelp(
       "A file holding the token writes need (default: SNAPDIFF_TOKEN).", valueName: "file"))
   var tokenFile: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Keep runs, snapshot records, the run index and the locks in PostgreSQL, so that several instances on one shared data folder and baseline store serve the same runs (default: SQLite in <data>/serve.sqlite). Also SNAPDIFF_DATABASE_URL.",
+      discussion: "postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]; its tables are created or migrated at start-up.",
+      valueName: "url"))
+  var database: String?
 
   @Option(
     name: .customLong("public-url"),
@@ -141,6 +154,17 @@ public struct SnapdiffServe: ParsableCommand {
     if !(16...1_048_576).contains(maxDecodedMb) {
       throw ValidationError("--max-decoded-mb must be between 16 and 1048576, not \(maxDecodedMb)")
     }
+    do {
+      _ = try databaseURL()
+    } catch {
+      throw ValidationError(error.description)
+    }
+  }
+
+  /// `--database`, else `SNAPDIFF_DATABASE_URL`, parsed; `nil`: SQLite.
+  private func databaseURL() throws(ServerConfigurationError) -> DatabaseURL? {
+    let text = database ?? ProcessEnvironment.variables["SNAPDIFF_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    return try text.map { text throws(ServerConfigurationError) in try DatabaseURL(text) }
   }
 
   public func run() throws {
@@ -195,6 +219,7 @@ public struct SnapdiffServe: ParsableCommand {
     configuration.maxDecodedBytes = maxDecodedMb << 20
     configuration.publicURL = publicURL
     configuration.logRequests = requestLog
+    configuration.database = try databaseURL()
     try configuration.validate()
     let announced = configuration
     configuration.onServerRunning = { port in Self.announce(announced, port: port) }
@@ -219,6 +244,7 @@ public struct SnapdiffServe: ParsableCommand {
     var lines = ["snapdiff serve: listening on http://\(host):\(port)/ (API: /api/v1)"]
     lines.append("  baselines: \(configuration.store.root)")
     lines.append("  runs:      \(configuration.runsDirectory)")
+    lines.append("  database:  \(configuration.database?.shown ?? configuration.databasePath + " (SQLite)")")
     let connections = ServerConfiguration.connectionCap(configuration.maxConnections)
     lines.append(
       "  limits:    \(connections) connections\(connections < configuration.maxConnections ? " (ulimit -n allows no more)" : ""),"

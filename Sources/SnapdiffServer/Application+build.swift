@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdCore
+import ServiceLifecycle
 import SnapdiffCore
 
 /// The `snapdiff serve` application: the index opened and synchronised with the run folders,
@@ -15,10 +16,28 @@ import SnapdiffCore
 @available(macOS 14, iOS 17, tvOS 17, *)
 public func buildApplication(_ configuration: ServerConfiguration) async throws -> some ApplicationProtocol {
   try configuration.validate()
+  if let database = configuration.database {
+    // Reachable, and its schema brought up to date, before anything listens.
+    try await PostgresDatabase.prepare(database)
+  }
   let service = try await Blocking.run {
     let service = try RunService(configuration: configuration)
-    try service.index.synchronize()
+    if service.postgres == nil { try service.index.synchronize() }
     return service
+  }
+  service.useDatabaseForRunsAndLocks()
+  var services: [any Service] = []
+  if let postgres = service.postgres {
+    // The pool runs beside the server (stopped after it, once requests in flight are done);
+    // the index is rebuilt from the shared folders once it runs (`ready` says so until then).
+    services.append(postgres.client)
+    Task {
+      do {
+        _ = try await Blocking.run { try service.index.synchronize() }
+      } catch {
+        postgres.logger.error("the run index could not be rebuilt: \(PostgresDatabase.describe(error))")
+      }
+    }
   }
   let maxUploadBytes = configuration.maxUploadBytes
   let registry = ConnectionRegistry(limit: ConnectionRegistry.fitting(configuration.maxConnections))
@@ -33,6 +52,7 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
     configuration: ApplicationConfiguration(
       address: .hostname(configuration.host, port: configuration.port),
       serverName: "snapdiff/\(configuration.version)"),
+    services: services,
     onServerRunning: { channel in
       await configuration.onServerRunning?(channel.localAddress?.port ?? configuration.port)
     })

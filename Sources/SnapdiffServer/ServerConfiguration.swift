@@ -70,6 +70,10 @@ public struct ServerConfiguration: Sendable {
   /// One structured log line per request on standard error (`RequestLogMiddleware`); `snapdiff
   /// serve` turns it on.
   public var logRequests = false
+  /// Where runs, their records and the locks live besides the folders: `nil`, the embedded SQLite
+  /// index (`<data>/serve.sqlite`, nothing to run); a PostgreSQL database, for several instances
+  /// on one shared data folder and store (`--database postgres://…`).
+  public var database: DatabaseURL?
 
   public init(
     host: String = "127.0.0.1", port: Int = 8080, store: BaselineStore, dataDirectory: String,

@@ -36,7 +36,7 @@ struct FlatRunCostTests {
           #expect(response.status == .ok, "\(key): \(response.text)")
           if (index + 1) % 100 == 0 {
             logSizes.append(try Self.size(folder.snapshotLog.path))
-            indexChanges.append(try await service.index.database.read { $0.totalChangesCount })
+            indexChanges.append(try await (service.index as! SQLiteRunIndex).database.read { $0.totalChangesCount })
           }
         }
         #expect(try Self.identity(folder.recordPath) == opened, "run.json was written before the run closed")
@@ -47,7 +47,7 @@ struct FlatRunCostTests {
 
         // The open run reads whole (the review page, `status`), then closes with every verdict.
         #expect(try folder.load().snapshots.count == count)
-        let indexed = try #require(try service.index.run(run))
+        let indexed = try #require(try (service.index as! SQLiteRunIndex).run(run))
         #expect(indexed.passedCount == count - count / 10 && indexed.failedCount == count / 10)
         #expect(indexed.verdict == "failed")
         let close = try await client.execute(uri: "/api/v1/runs/\(run)/close", method: .post)

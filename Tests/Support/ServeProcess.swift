@@ -6,9 +6,10 @@ import Foundation
 ///
 /// - `init(binary:token:arguments:)`: the `snapdiff-serve` executable in a folder of its own
 ///   (removed by `stop()`), as the test API's tests use it, without the engine in the build.
-/// - `init(executable:root:token:arguments:)`: `snapdiff serve` (the CLI, which runs
+/// - `init(executable:root:token:arguments:logName:)`: `snapdiff serve` (the CLI, which runs
 ///   `snapdiff-serve` in its place) over `root/baselines` and `root/.snapdiff`, a folder the test
-///   owns; its standard error goes to `root/serve.log` for failure messages.
+///   owns; its standard error goes to `root/serve.log` (or `logName`, for two servers on one
+///   root) for failure messages.
 ///
 /// Starting it blocks until it listens: in async tests, do it through `offCooperativePool`.
 /// `stop()` sends SIGTERM (SIGINT, Ctrl-C, is ignored by processes started in the background of a
@@ -47,8 +48,10 @@ public final class ServeProcess: @unchecked Sendable {
   /// Starts `snapdiff serve` (`executable` is the CLI) on 127.0.0.1 and a free port over
   /// `root/baselines` and `root/.snapdiff`, with the token given or none, and waits until it
   /// listens.
-  public convenience init(executable: String, root: String, token: String?, arguments: [String] = []) throws {
-    let logPath = root + "/serve.log"
+  public convenience init(
+    executable: String, root: String, token: String?, arguments: [String] = [], logName: String = "serve.log"
+  ) throws {
+    let logPath = root + "/" + logName
     _ = FileManager.default.createFile(atPath: logPath, contents: nil)
     try self.init(
       executable: executable,

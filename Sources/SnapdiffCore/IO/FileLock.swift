@@ -9,6 +9,11 @@
 /// Writers of the same store or run take the same lock, so a read-modify-write never loses
 /// another writer's update. The kernel drops the lock when the process dies, so a killed
 /// `snapdiff` never leaves a stale lock behind (the file itself stays, empty, and is harmless).
+///
+/// Processes on other machines that share the folder (several `snapdiff serve` instances behind a
+/// load balancer, on PostgreSQL) are excluded by a `CrossProcessLocks` coordinator as well
+/// (`FileLock.coordinator`: PostgreSQL advisory locks): taken after the `flock`, always in that
+/// order, so the CLI on one machine (`flock` alone) and the instances (both) exclude each other.
 public enum FileLock {
   /// Runs `body` while holding the lock file at `path` (created when missing): exclusively, or
   /// `shared` with other shared holders (readers, or writers that only add, as the blob store's).
@@ -20,7 +25,8 @@ public enum FileLock {
       if errno != EINTR { throw FileError.system(path: path, action: "lock") }
     }
     defer { flock(descriptor, LOCK_UN) }
-    return try body()
+    guard let coordinator else { return try body() }
+    return try coordinator.withLock(path, shared: shared, body)
   }
 
   /// Whether some process holds the lock file at `path` now (`false` when there is no file).
@@ -30,6 +36,33 @@ public enum FileLock {
     defer { close(descriptor) }
     guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { return errno == EWOULDBLOCK }
     flock(descriptor, LOCK_UN)
-    return false
+    return coordinator?.isHeld(path) ?? false
   }
+
+  /// The locks of other machines, when the process shares its folders with them (set once, at
+  /// start-up, by `snapdiff serve --database postgres://…`); `nil`: `flock` alone.
+  public static var coordinator: (any CrossProcessLocks)? {
+    get { coordinatorBox.withLock { $0 } }
+    set { coordinatorBox.withLock { $0 = newValue } }
+  }
+
+  private static let coordinatorBox = LockedValue<(any CrossProcessLocks)?>(nil)
+}
+
+/// Locks by name that hold across machines (PostgreSQL advisory locks), beside `flock`.
+public protocol CrossProcessLocks: Sendable {
+  /// Runs `body` holding the lock named after the lock file `path`, exclusively or `shared`.
+  func withLock<T>(_ path: String, shared: Bool, _ body: () throws -> T) throws -> T
+  /// Whether another process holds the lock named after `path` now.
+  func isHeld(_ path: String) -> Bool
+}
+
+/// A value behind a lock.
+final class LockedValue<Value>: @unchecked Sendable {
+  private var value: Value
+  private let lock = Lock()
+
+  init(_ value: Value) { self.value = value }
+
+  func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
 }

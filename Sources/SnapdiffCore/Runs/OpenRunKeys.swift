@@ -30,7 +30,7 @@ final class OpenRunKeys: @unchecked Sendable {
   ///
   /// - Throws: `KeyError` naming both keys; `FileError`/`RunError` when the run cannot be read.
   func check(_ key: SnapshotKey, in folder: RunFolder) throws {
-    let log = folder.snapshotLog
+    let log = folder.snapshotRecords
     let end = try log.end()
     let path = folder.path
     var position = withLock { runs[path]?.position }

@@ -75,12 +75,23 @@ public struct RunFolder: Sendable {
   /// are there until it closes, rather than in `run.json`.
   public var snapshotLog: SnapshotLog { SnapshotLog(path: path + "/" + SnapshotLog.fileName) }
 
+  /// Where the run's verdicts go as they arrive: its log (`snapshotLog`), or the process's
+  /// backend (`SnapshotRecordStores.backend`: the service's PostgreSQL table).
+  public var snapshotRecords: any SnapshotRecordStore {
+    SnapshotRecordStores.backend.map { $0(id) } ?? snapshotLog
+  }
+
   /// The run's record: `run.json`, and for an open run the snapshots its log holds beyond it
-  /// (decoded once while both files are unchanged: see `RunRecordCache`).
+  /// (decoded once while both files are unchanged: see `RunRecordCache`; from a database backend,
+  /// read on every call, so another instance's records are never missed).
   public func load() throws -> RunRecord {
     let stored = try loadStored()
     guard stored.closedAt == nil else { return stored }
-    let log = snapshotLog
+    let records = snapshotRecords
+    guard let log = records as? SnapshotLog else {
+      let (appended, end) = try records.records(after: stored.logPosition ?? 0)
+      return stored.applying(appended, end: end)
+    }
     return try RunRecordCache.shared.record(at: log.path, after: recordPath) {
       let (records, end) = try log.records(after: stored.logPosition ?? 0)
       return stored.applying(records, end: end)
@@ -139,7 +150,7 @@ public struct RunFolder: Sendable {
   }
 
   /// The UTC time as a run id and as ISO 8601.
-  static func timestamp() -> (id: String, iso: String) {
+  public static func timestamp() -> (id: String, iso: String) {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     var seconds = now.tv_sec

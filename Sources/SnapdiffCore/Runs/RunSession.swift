@@ -162,7 +162,7 @@ public struct RunSession: Sendable {
       // Closed since it was read: the verdict is not recorded.
       try checkOpen()
       try OpenRunKeys.shared.check(key, in: folder)
-      let range = try folder.snapshotLog.append(snapshot)
+      let range = try folder.snapshotRecords.append(snapshot)
       OpenRunKeys.shared.appended(key, at: range, in: folder)
     }
   }

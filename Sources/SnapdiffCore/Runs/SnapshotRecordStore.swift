@@ -7,8 +7,8 @@
 /// keeps the position its `snapshots` hold the log up to (`RunRecord.logPosition`), so the
 /// records after it are what a reader adds to it (a later record of a key replaces an earlier one).
 ///
-/// The run folder's `snapshots.jsonl` (`SnapshotLog`) is the one implementation; another backend
-/// (a database shared by several servers) would implement the same three calls.
+/// The run folder's `snapshots.jsonl` (`SnapshotLog`) is the default; `snapdiff serve --database
+/// postgres://…` keeps them in a table shared by every instance (`SnapshotRecordStores.backend`).
 public protocol SnapshotRecordStore: Sendable {
   /// Appends `record`, durably: once this returns, it survives the process being killed.
   ///
@@ -22,6 +22,18 @@ public protocol SnapshotRecordStore: Sendable {
 
   /// The position after the last whole record (0 for an empty or missing store).
   func end() throws -> Int
+}
+
+/// Where runs' records go in this process: each run folder's `snapshots.jsonl`, unless a backend
+/// is set (once, at start-up: the service's PostgreSQL table).
+public enum SnapshotRecordStores {
+  /// The store of run `id` in a backend other than the run folder; `nil`: the folder's log.
+  public static var backend: (@Sendable (_ runID: String) -> any SnapshotRecordStore)? {
+    get { box.withLock { $0 } }
+    set { box.withLock { $0 = newValue } }
+  }
+
+  private static let box = LockedValue<(@Sendable (String) -> any SnapshotRecordStore)?>(nil)
 }
 
 extension RunRecord {

@@ -6,7 +6,7 @@ import Hummingbird
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct HealthController {
   let version: String
-  let index: RunIndex
+  let index: any RunIndex
 
   func addRoutes(to group: RouterGroup<ServerRequestContext>) {
     group.get("health") { _, _ in Health() }

@@ -9,7 +9,9 @@ import SnapdiffCore
 @available(macOS 14, iOS 17, tvOS 17, *)
 final class RunService: Sendable {
   let configuration: ServerConfiguration
-  let index: RunIndex
+  let index: any RunIndex
+  /// The PostgreSQL database, when the service runs on one (`--database`).
+  let postgres: PostgresDatabase?
   /// The threads for heavy work (`--workers`).
   let work: WorkPool
   /// The decoded bytes requests in flight may hold (`--max-decoded-mb`).
@@ -25,7 +27,25 @@ final class RunService: Sendable {
     decodeBudget = DecodeBudget(capacity: configuration.maxDecodedBytes)
     shownPaths = ShownPaths(dataDirectory: configuration.dataDirectory, baselines: configuration.store.root)
     try FileSystem.createDirectories(configuration.runsDirectory)
-    index = try RunIndex(path: configuration.databasePath, runsDirectory: configuration.runsDirectory)
+    if let location = configuration.database {
+      // Every lock held at once by a thread that blocks (workers, `Blocking`'s four), a few deep,
+      // and the queries beside them.
+      let database = PostgresDatabase(location, maximumConnections: 3 * (configuration.workers + 4) + 8)
+      postgres = database
+      index = PostgresRunIndex(database: database, runsDirectory: configuration.runsDirectory)
+    } else {
+      postgres = nil
+      index = try SQLiteRunIndex(path: configuration.databasePath, runsDirectory: configuration.runsDirectory)
+    }
+  }
+
+  /// Makes this process keep runs' records and take its cross-process locks in the service's
+  /// PostgreSQL database (process-wide: `snapdiff serve` runs one service per process).
+  func useDatabaseForRunsAndLocks() {
+    guard let postgres else { return }
+    SnapshotRecordStores.backend = { runID in PostgresSnapshotRecords(database: postgres, runID: runID) }
+    FileLock.coordinator = AdvisoryLocks(
+      database: postgres, dataDirectory: configuration.dataDirectory, baselines: configuration.store.root)
   }
 
   /// The folder of run `id`.
@@ -167,12 +187,21 @@ final class RunService: Sendable {
     guard request.complete == true || (request.keys == nil && request.prefix == nil) else {
       throw APIError.badRequest("'keys' and 'prefix' go with \"complete\": true")
     }
+    // On PostgreSQL the run is marked closed in the shared index first, by a conditional UPDATE
+    // (other instances' lists and filters see it at once); `run.json`, changed under the run's
+    // lock, closes it once whoever asks, so a second close answers the closed run as before.
+    let claim = try (index as? PostgresRunIndex).flatMap { index in
+      let time = RunFolder.timestamp().iso
+      return try index.claimClose(id, at: time) ? (index, time) : nil
+    }
     let record: RunRecord
     do {
       record = try RunSession.reopen(folder, options: configuration.options).close(
         complete: request.complete ?? false, expected: request.keys, prefix: request.prefix)
-    } catch let error as KeyError {
-      throw APIError.unprocessable(error.description)
+    } catch {
+      if let (index, time) = claim { try? index.unclaimClose(id, at: time) }
+      if let error = error as? KeyError { throw APIError.unprocessable(error.description) }
+      throw error
     }
     try index.refresh(folder)
     return record

@@ -6,7 +6,7 @@ import SnapdiffCore
 /// block, so thin text and 1-px lines fade instead of vanishing or aliasing), with the changed
 /// regions outlined when asked, encoded with the engine's fast PNG encoder. It is written to
 /// `<data>/thumbnails/` under a name made from the source's fingerprint (inode, size,
-/// modification time: `RunIndex.fingerprint`) and the regions, so the next request reads the
+/// modification time: `RecordFingerprint`) and the regions, so the next request reads the
 /// file, and an image replaced later (an approved baseline) gets a new thumbnail. A phone
 /// screenshot of 1170×2532 pixels (about 700 KiB) becomes about 15 KiB.
 struct Thumbnails: Sendable {
@@ -26,7 +26,7 @@ struct Thumbnails: Sendable {
   /// - Throws: `PNGError` for a source that cannot be decoded, `FileError` when the cache
   ///   cannot be written.
   func thumbnail(of source: String, outlining regions: [SnapshotRecord.Region]) throws -> String {
-    guard let fingerprint = RunIndex.fingerprint(of: source) else {
+    guard let fingerprint = RecordFingerprint.of(source) else {
       throw FileError(path: source, message: "cannot be read")
     }
     let outline = regions.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }.joined(separator: ";")

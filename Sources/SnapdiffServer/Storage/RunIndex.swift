@@ -8,6 +8,23 @@ import SnapdiffCore
   import Darwin
 #endif
 
+/// The service's run list and the figures it filters on, kept in step with the run folders:
+/// in SQLite by default (`SQLiteRunIndex`), in PostgreSQL when several instances share the
+/// folders (`PostgresRunIndex`). Every call blocks: call it through `Blocking.run`.
+protocol RunIndex: Sendable {
+  /// Brings the index in step with every run folder.
+  @discardableResult
+  func synchronize() throws -> (indexed: Int, dropped: Int)
+  /// Brings one run up to date after the service changed it.
+  func refresh(_ folder: RunFolder) throws
+  /// The runs, newest first.
+  func runs(_ query: RunQuery) throws -> (runs: [IndexedRun], total: Int)
+  /// How many runs are open.
+  func openRunCount() throws -> Int
+  /// Why the index cannot serve now, or `nil` when it can (`GET /api/v1/ready`).
+  func unreadiness() -> String?
+}
+
 /// The service's run history and review state: an SQLite index (through GRDB) of the run
 /// folders under `<data>/runs`, one row per run and one per snapshot.
 ///
@@ -20,7 +37,7 @@ import SnapdiffCore
 /// written in the same transaction, so the last refresh always reads the newest file: the index
 /// never holds an older review state than a `run.json` it has seen. Deleting the database file
 /// loses nothing: the next start rebuilds it.
-final class RunIndex: Sendable {
+final class SQLiteRunIndex: RunIndex {
   let database: DatabaseQueue
   let runsDirectory: String
   /// Rebuilt from the run folders since the server started (`synchronize` went through once).
@@ -188,7 +205,7 @@ final class RunIndex: Sendable {
   /// - Returns: whether there were any.
   @discardableResult
   private static func follow(_ folder: RunFolder, from position: Int, in db: Database) throws -> Bool {
-    let (records, end) = try folder.snapshotLog.records(after: position)
+    let (records, end) = try folder.snapshotRecords.records(after: position)
     guard end != position, var run = try IndexedRun.fetchOne(db, key: folder.id) else { return false }
     let recordMode = RecordMode(rawValue: run.recordMode) ?? .never
     for snapshot in records {
@@ -252,6 +269,13 @@ final class RunIndex: Sendable {
   /// write of `run.json` is a rename of a new file, so its inode changes each time. (An open run's
   /// log grows in place: how far it is indexed is `logPosition`.)
   static func fingerprint(of path: String) -> String? {
+    RecordFingerprint.of(path)
+  }
+}
+
+/// Identifies one version of a file: inode, size and modification time in nanoseconds.
+enum RecordFingerprint {
+  static func of(_ path: String) -> String? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     #if canImport(Darwin)
