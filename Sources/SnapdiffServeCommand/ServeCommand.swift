@@ -70,7 +70,8 @@ public struct SnapdiffServe: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Keep runs, snapshot records, the run index and the locks in PostgreSQL, so that several instances on one shared data folder and baseline store serve the same runs (default: SQLite in <data>/serve.sqlite). Also SNAPDIFF_DATABASE_URL.",
-      discussion: "postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]; its tables are created or migrated at start-up.",
+      discussion:
+        "postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]; its tables are created or migrated at start-up.",
       valueName: "url"))
   var database: String?
 
@@ -170,7 +171,8 @@ public struct SnapdiffServe: ParsableCommand {
   public func run() throws {
     let configuration = try reportingErrors { try serverConfiguration() }
     LeftoverCleaning.run(
-      store: configuration.store, runsDirectory: configuration.runsDirectory, dataDirectory: configuration.dataDirectory)
+      store: configuration.store, runsDirectory: configuration.runsDirectory, dataDirectory: configuration.dataDirectory
+    )
     guard #available(macOS 14, iOS 17, tvOS 17, *) else {
       Console.error("snapdiff serve needs macOS 14 or later")
       throw ExitCode(2)

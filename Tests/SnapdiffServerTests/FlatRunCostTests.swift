@@ -11,7 +11,9 @@ import Testing
 @Suite("a long service run")
 struct FlatRunCostTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("2,000 frames: run.json is not written before close; the log and the index grow by the same amount per frame, first frames and last alike")
+  @Test(
+    "2,000 frames: run.json is not written before close; the log and the index grow by the same amount per frame, first frames and last alike"
+  )
   func noPerFrameGrowth() async throws {
     try await withFixture { fixture in
       let count = 2_000

@@ -1,9 +1,10 @@
 import Foundation
+import SnapdiffCore
+import Testing
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import SnapdiffCore
-import Testing
 
 /// Two `snapdiff serve` processes on one PostgreSQL database and one shared folder (baselines and
 /// data), as behind a load balancer: they serve the same runs. Needs a throwaway cluster
@@ -17,7 +18,8 @@ struct PostgresServiceTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(
     "frames split across both land in one run; approvals at once lose nothing; a run closes once",
-    .enabled(if: available, "SNAPDIFF_TEST_POSTGRES_URL is not set: scripts/test.sh starts a cluster (scripts/postgres.sh)"))
+    .enabled(
+      if: available, "SNAPDIFF_TEST_POSTGRES_URL is not set: scripts/test.sh starts a cluster (scripts/postgres.sh)"))
   func twoInstancesShareRuns() async throws {
     let url = try TestPostgres.newDatabase()
     let executable = try #require(ExternalTool.snapdiff, "no snapdiff built beside the tests")
@@ -60,7 +62,8 @@ struct PostgresServiceTests {
         for (port, key) in requests {
           group.enter()
           Thread.detachNewThread {
-            let response = try? RawHTTP.send(Self.request("POST", snapshotURI(run, key, "/approve"), port: port), port: port)
+            let response = try? RawHTTP.send(
+              Self.request("POST", snapshotURI(run, key, "/approve"), port: port), port: port)
             statuses.add(key, response?.status ?? 0)
             group.leave()
           }
@@ -72,8 +75,13 @@ struct PostgresServiceTests {
         #expect(statuses.of("pg/5").contains(200) && statuses.of("pg/5").allSatisfy { $0 == 200 || $0 == 409 })
         let record = try Self.get("/api/v1/runs/\(run)", port: a.port)
         let snapshots = (record.json["snapshots"] as? [[String: Any]]) ?? []
-        let byKey = Dictionary(uniqueKeysWithValues: snapshots.map { ($0["key"] as? String ?? "", $0["status"] as? String ?? "") })
-        #expect(byKey == ["pg/0": "passed", "pg/1": "passed", "pg/2": "passed", "pg/3": "approved", "pg/4": "approved", "pg/5": "approved"])
+        let byKey = Dictionary(
+          uniqueKeysWithValues: snapshots.map { ($0["key"] as? String ?? "", $0["status"] as? String ?? "") })
+        #expect(
+          byKey == [
+            "pg/0": "passed", "pg/1": "passed", "pg/2": "passed", "pg/3": "approved", "pg/4": "approved",
+            "pg/5": "approved",
+          ])
         for key in ["pg/3", "pg/4", "pg/5"] { #expect(try fixture.baseline(key) == changed, "the baseline of \(key)") }
         // Closed on one, closed on the other; closing again answers the closed run.
         let close = try RawHTTP.send(Self.request("POST", "/api/v1/runs/\(run)/close", port: a.port), port: a.port)
@@ -83,7 +91,8 @@ struct PostgresServiceTests {
         let first = try Self.json(close.body)
         let second = try Self.json(again.body)
         #expect(first["open"] as? Bool == false && second["open"] as? Bool == false)
-        #expect(first["closedAt"] as? String == second["closedAt"] as? String, "closed once: \(close.body)\n\(again.body)")
+        #expect(
+          first["closedAt"] as? String == second["closedAt"] as? String, "closed once: \(close.body)\n\(again.body)")
         let late = try Self.put(run, "pg/0", samePNG, port: b.port)
         #expect(late.status == 409, "\(late.body)")
         let open = try Self.get("/api/v1/runs?open=true", port: b.port)
@@ -95,7 +104,8 @@ struct PostgresServiceTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(
     "one instance killed mid-run: the other finishes the run with every answered frame",
-    .enabled(if: available, "SNAPDIFF_TEST_POSTGRES_URL is not set: scripts/test.sh starts a cluster (scripts/postgres.sh)"))
+    .enabled(
+      if: available, "SNAPDIFF_TEST_POSTGRES_URL is not set: scripts/test.sh starts a cluster (scripts/postgres.sh)"))
   func killedInstance() async throws {
     let url = try TestPostgres.newDatabase()
     let executable = try #require(ExternalTool.snapdiff, "no snapdiff built beside the tests")
@@ -138,7 +148,8 @@ struct PostgresServiceTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(
     "readiness answers 503 while the database is stopped, 200 again once it is back",
-    .enabled(if: available, "SNAPDIFF_TEST_POSTGRES_URL is not set: scripts/test.sh starts a cluster (scripts/postgres.sh)"))
+    .enabled(
+      if: available, "SNAPDIFF_TEST_POSTGRES_URL is not set: scripts/test.sh starts a cluster (scripts/postgres.sh)"))
   func readinessFollowsTheDatabase() async throws {
     let url = try TestPostgres.newDatabase()
     let cluster = try #require(Self.environment["SNAPDIFF_TEST_POSTGRES_DIR"], "SNAPDIFF_TEST_POSTGRES_DIR is not set")
@@ -172,13 +183,16 @@ struct PostgresServiceTests {
         let bad = try Self.runServe(executable, root: fixture.root, ["--database", "mysql://x@h/db"])
         #expect(bad.status == 64 && bad.error.contains("not a postgres:// URL"), "\(bad)")
         let noName = try Self.runServe(executable, root: fixture.root, ["--database", "postgres://u:secret@h:5432"])
-        #expect(noName.status == 64 && noName.error.contains("no database name") && !noName.error.contains("secret"), "\(noName)")
+        #expect(
+          noName.status == 64 && noName.error.contains("no database name") && !noName.error.contains("secret"),
+          "\(noName)")
         let port = try TestPostgres.freePort()
         let unreachable = try Self.runServe(
           executable, root: fixture.root, ["--database", "postgres://snapdiff@127.0.0.1:\(port)/snapdiff"])
         #expect(unreachable.status == 2, "\(unreachable)")
         #expect(
-          unreachable.error.contains("cannot reach the PostgreSQL database postgres://snapdiff@127.0.0.1:\(port)/snapdiff"),
+          unreachable.error.contains(
+            "cannot reach the PostgreSQL database postgres://snapdiff@127.0.0.1:\(port)/snapdiff"),
           "\(unreachable)")
       }
     }
@@ -186,7 +200,8 @@ struct PostgresServiceTests {
 
   @Test(
     "a migration that fails stops the start-up, naming it and the server's reason, and applies nothing of it",
-    .enabled(if: available, "SNAPDIFF_TEST_POSTGRES_URL is not set: scripts/test.sh starts a cluster (scripts/postgres.sh)"))
+    .enabled(
+      if: available, "SNAPDIFF_TEST_POSTGRES_URL is not set: scripts/test.sh starts a cluster (scripts/postgres.sh)"))
   func failedMigration() async throws {
     let url = try TestPostgres.newDatabase()
     let executable = try #require(ExternalTool.snapdiff, "no snapdiff built beside the tests")
@@ -238,7 +253,9 @@ struct PostgresServiceTests {
   }
 
   /// Runs `snapdiff serve ARGS` expecting it to stop by itself: its exit status and standard error.
-  static func runServe(_ executable: String, root: String, _ arguments: [String]) throws -> (status: Int32, error: String) {
+  static func runServe(_ executable: String, root: String, _ arguments: [String]) throws -> (
+    status: Int32, error: String
+  ) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = ["serve", "--port", "0", "--baselines", "baselines", "--data", ".snapdiff"] + arguments

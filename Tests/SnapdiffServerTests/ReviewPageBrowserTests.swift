@@ -71,39 +71,57 @@ struct ReviewPageBrowserTests {
       let frames: [(key: String, png: [UInt8], status: String)] = [
         (Self.group[0], tallChanged, "failed"),
         (Self.group[1], tallChanged, "failed"),
-        (Self.approvedByClick, ServerFixture.png(Self.screen(accent: RGBAColor(red: 207, green: 34, blue: 46), moved: true)), "failed"),
-        (Self.rejected, ServerFixture.png(Self.screen(accent: RGBAColor(red: 26, green: 127, blue: 55), banner: true)), "failed"),
+        (
+          Self.approvedByClick,
+          ServerFixture.png(Self.screen(accent: RGBAColor(red: 207, green: 34, blue: 46), moved: true)), "failed"
+        ),
+        (
+          Self.rejected, ServerFixture.png(Self.screen(accent: RGBAColor(red: 26, green: 127, blue: 55), banner: true)),
+          "failed"
+        ),
         (Self.passed, ServerFixture.png(settings), "passed"),
         (Self.approvedByKey, ServerFixture.png(Self.screen(accent: RGBAColor(red: 191, green: 135, blue: 0))), "new"),
       ]
 
       let session = try await offCooperativePool {
-        try Self.reviewInBrowser(executable: executable, root: fixture.root, baselines: fixture.baselines, frames: frames)
+        try Self.reviewInBrowser(
+          executable: executable, root: fixture.root, baselines: fixture.baselines, frames: frames)
       }
       for (index, frame) in frames.enumerated() {
-        #expect(session.verdictStatuses[index] == frame.status, "\(frame.key): \(session.verdictStatuses[index] ?? "no verdict")")
+        #expect(
+          session.verdictStatuses[index] == frame.status,
+          "\(frame.key): \(session.verdictStatuses[index] ?? "no verdict")")
       }
       #expect(session.closedStatus == 200)
       let check = session.check
-      #expect(check.status == 0, "review_page_check.py exited \(check.status):\n\(check.standardError.suffix(4000))\nserver: \(session.serverLog.suffix(1500))")
+      #expect(
+        check.status == 0,
+        "review_page_check.py exited \(check.status):\n\(check.standardError.suffix(4000))\nserver: \(session.serverLog.suffix(1500))"
+      )
       #expect(check.standardOutput.contains("checks passed"), "\(check.standardOutput)")
-      #expect(session.serverExitStatus == 0, "snapdiff serve ended with status \(session.serverExitStatus): \(session.serverLog.suffix(1500))")
+      #expect(
+        session.serverExitStatus == 0,
+        "snapdiff serve ended with status \(session.serverExitStatus): \(session.serverLog.suffix(1500))")
       let run = session.run
 
       // What the clicks and keys wrote, read from the store and run.json, not from the page.
       let frameBytes = Dictionary(uniqueKeysWithValues: frames.map { ($0.key, $0.png) })
-      #expect(try Self.bytes(fixture.baselines + "/" + Self.approvedByClick + ".png") == frameBytes[Self.approvedByClick])
+      #expect(
+        try Self.bytes(fixture.baselines + "/" + Self.approvedByClick + ".png") == frameBytes[Self.approvedByClick])
       #expect(try Self.bytes(fixture.baselines + "/" + Self.approvedByKey + ".png") == frameBytes[Self.approvedByKey])
       #expect(try Self.bytes(fixture.baselines + "/" + Self.rejected + ".png") == homeBaselineBytes)
       #expect(FileManager.default.fileExists(atPath: fixture.baselines + "/" + Self.rejected + ".rejected.json"))
       #expect(try fixture.baseline(Self.passed) == settings)
       for key in Self.group {
-        #expect(try Self.bytes(fixture.baselines + "/" + key + ".png") == tallChanged, "the group approval wrote \(key)")
+        #expect(
+          try Self.bytes(fixture.baselines + "/" + key + ".png") == tallChanged, "the group approval wrote \(key)")
       }
-      let statuses = Dictionary(uniqueKeysWithValues: try fixture.record(run).snapshots.map { ($0.key, $0.status.rawValue) })
+      let statuses = Dictionary(
+        uniqueKeysWithValues: try fixture.record(run).snapshots.map { ($0.key, $0.status.rawValue) })
       #expect(
         statuses == [
-          Self.approvedByClick: "approved", Self.rejected: "rejected", Self.passed: "passed", Self.approvedByKey: "approved",
+          Self.approvedByClick: "approved", Self.rejected: "rejected", Self.passed: "passed",
+          Self.approvedByKey: "approved",
           Self.group[0]: "approved", Self.group[1]: "approved",
         ])
     }
@@ -137,21 +155,27 @@ struct ReviewPageBrowserTests {
     let opened = try RawHTTP.send(
       "POST /api/v1/runs HTTP/1.1\r\n\(host)\(auth)Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)",
       port: server.port)
-    guard let run = (try? JSONSerialization.jsonObject(with: Data(opened.body.utf8)) as? [String: Any])?["id"] as? String else {
+    guard
+      let run = (try? JSONSerialization.jsonObject(with: Data(opened.body.utf8)) as? [String: Any])?["id"] as? String
+    else {
       throw ServeProcessError(message: "opening a run: \(opened.head)\n\(opened.body)")
     }
     var statuses: [String?] = []
     for frame in frames {
-      let head = "PUT \(snapshotURI(run, frame.key)) HTTP/1.1\r\n\(host)\(auth)Content-Type: image/png\r\nContent-Length: \(frame.png.count)\r\n\r\n"
+      let head =
+        "PUT \(snapshotURI(run, frame.key)) HTTP/1.1\r\n\(host)\(auth)Content-Type: image/png\r\nContent-Length: \(frame.png.count)\r\n\r\n"
       let verdict = try RawHTTP.send(Array(head.utf8) + frame.png, port: server.port)
-      statuses.append((try? JSONSerialization.jsonObject(with: Data(verdict.body.utf8)) as? [String: Any])?["status"] as? String)
+      statuses.append(
+        (try? JSONSerialization.jsonObject(with: Data(verdict.body.utf8)) as? [String: Any])?["status"] as? String)
     }
-    let closed = try RawHTTP.send("POST /api/v1/runs/\(run)/close HTTP/1.1\r\n\(host)\(auth)Content-Length: 0\r\n\r\n", port: server.port)
-    let check = try ExternalTool.run([
-      "python3", script, "--url", "http://127.0.0.1:\(server.port)", "--baselines", baselines,
-      "--run", run, "--token", token, "--approve", approvedByClick, "--approve-by-key", approvedByKey,
-      "--reject", rejected, "--artifacts", root + "/browser", "--timeout", "150",
-    ] + (ProcessInfo.processInfo.environment["SNAPDIFF_SCREENSHOTS"].map { ["--screenshots", $0] } ?? []))
+    let closed = try RawHTTP.send(
+      "POST /api/v1/runs/\(run)/close HTTP/1.1\r\n\(host)\(auth)Content-Length: 0\r\n\r\n", port: server.port)
+    let check = try ExternalTool.run(
+      [
+        "python3", script, "--url", "http://127.0.0.1:\(server.port)", "--baselines", baselines,
+        "--run", run, "--token", token, "--approve", approvedByClick, "--approve-by-key", approvedByKey,
+        "--reject", rejected, "--artifacts", root + "/browser", "--timeout", "150",
+      ] + (ProcessInfo.processInfo.environment["SNAPDIFF_SCREENSHOTS"].map { ["--screenshots", $0] } ?? []))
     stopped = true
     let exitStatus = server.stop()
     return BrowserSession(
@@ -163,12 +187,17 @@ struct ReviewPageBrowserTests {
   /// `banner` adds a yellow banner.
   static func screen(accent: RGBAColor, moved: Bool = false, banner: Bool = false) -> RGBAImage {
     var image = RGBAImage(width: 180, height: 320, filledWith: ServerFixture.white)
-    var rects: [(PixelRect, RGBAColor)] = [(PixelRect(x: 0, y: 0, width: 180, height: 28), RGBAColor(red: 246, green: 248, blue: 250))]
+    var rects: [(PixelRect, RGBAColor)] = [
+      (PixelRect(x: 0, y: 0, width: 180, height: 28), RGBAColor(red: 246, green: 248, blue: 250))
+    ]
     for line in 0..<6 {
-      rects.append((PixelRect(x: 12, y: (moved ? 60 : 48) + line * 22, width: 120 - line * 9, height: 8), ServerFixture.ink))
+      rects.append(
+        (PixelRect(x: 12, y: (moved ? 60 : 48) + line * 22, width: 120 - line * 9, height: 8), ServerFixture.ink))
     }
     rects.append((PixelRect(x: 12, y: 230, width: 156, height: 30), accent))
-    if banner { rects.append((PixelRect(x: 0, y: 280, width: 180, height: 24), RGBAColor(red: 255, green: 223, blue: 93))) }
+    if banner {
+      rects.append((PixelRect(x: 0, y: 280, width: 180, height: 24), RGBAColor(red: 255, green: 223, blue: 93)))
+    }
     for (rect, color) in rects {
       for y in rect.y..<rect.maxY {
         for x in rect.x..<rect.maxX { image[x: x, y: y] = color }
@@ -188,7 +217,9 @@ struct ReviewPageBrowserTests {
     for line in 0..<12 {
       rects.append((PixelRect(x: 72, y: 300 + line * 90, width: 800 - line * 41, height: 30), ServerFixture.ink))
     }
-    if banner { rects.append((PixelRect(x: 0, y: 2300, width: 1170, height: 120), RGBAColor(red: 255, green: 223, blue: 93))) }
+    if banner {
+      rects.append((PixelRect(x: 0, y: 2300, width: 1170, height: 120), RGBAColor(red: 255, green: 223, blue: 93)))
+    }
     for (rect, color) in rects {
       for y in rect.y..<rect.maxY {
         for x in rect.x..<rect.maxX { image[x: x, y: y] = color }

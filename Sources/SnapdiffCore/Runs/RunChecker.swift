@@ -277,7 +277,7 @@ public struct RunChecker: Sendable {
     return try conclude(
       key, passed: result.passed, identical: result.identical, changeHash: result.changeHash,
       baseline: baseline, current: frame, png: { currentBytes }, folder: folder, into: record,
-      diff: { engine.compareDrawingDiff(baselineImage, currentImage).diffImage })
+      diffImage: { engine.compareDrawingDiff(baselineImage, currentImage).diffImage })
   }
 
   /// Frames with element trees, element masks or the layout level.
@@ -302,7 +302,7 @@ public struct RunChecker: Sendable {
       key, passed: outcome.passed, identical: outcome.result.identical,
       changeHash: outcome.result.changeHash, baseline: baseline, current: currentFrame,
       png: { try pngBytes(of: currentFrame, at: currentPath) }, folder: folder, into: record,
-      diff: { try comparison.compare(baselineFrame, currentFrame, drawing: true).diffImage! })
+      diffImage: { try comparison.compare(baselineFrame, currentFrame, drawing: true).diffImage! })
   }
 
   /// The verdict's consequences: a failed snapshot keeps its frame and a diff image in the run,

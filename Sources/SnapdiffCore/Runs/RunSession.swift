@@ -88,7 +88,9 @@ public struct RunSession: Sendable {
   ///   closed or neither a PNG nor a tree is given, `PNGError`/`ConfigurationError` for input
   ///   that is not valid (nothing is recorded then).
   @discardableResult
-  public func submit(key rawKey: String, png: [UInt8]? = nil, tree: ElementTree? = nil, settings: SnapshotSettings? = nil)
+  public func submit(
+    key rawKey: String, png: [UInt8]? = nil, tree: ElementTree? = nil, settings: SnapshotSettings? = nil
+  )
     throws -> SnapshotRecord
   {
     let key = try SnapshotKey(rawKey)

@@ -78,7 +78,9 @@ final class RunService: Sendable {
   func list(_ query: RunQuery) throws -> RunList {
     try index.synchronize()
     let (runs, total) = try index.runs(query)
-    return RunList(runs: runs.map { RunSummary($0, page: configuration.pageLink(run: $0.id)) }, total: total, limit: query.limit, offset: query.offset)
+    return RunList(
+      runs: runs.map { RunSummary($0, page: configuration.pageLink(run: $0.id)) }, total: total, limit: query.limit,
+      offset: query.offset)
   }
 
   /// Opens a run for a remote test runner.
@@ -282,7 +284,9 @@ final class RunService: Sendable {
         throw APIError.notFound("the \(kind.rawValue) image of '\(key)' has no valid hash in run \(id)")
       }
       let blobs = BlobStore.beside(runsDirectory: configuration.runsDirectory)
-      for (path, root) in [(folder.path + "/" + RunImages.relativePath(of: hash), folder.path), (blobs.path(of: hash), blobs.root)] {
+      for (path, root) in [
+        (folder.path + "/" + RunImages.relativePath(of: hash), folder.path), (blobs.path(of: hash), blobs.root),
+      ] {
         if let real = FileSystem.resolved(path), FileSystem.isFile(real),
           let realRoot = FileSystem.resolved(root), real.hasPrefix(realRoot + "/")
         {

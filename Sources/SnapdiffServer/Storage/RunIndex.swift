@@ -261,7 +261,8 @@ final class SQLiteRunIndex: RunIndex {
   /// The run folders' names: every folder but `last` (a link) and hidden ones.
   private func runFolderIDs() -> [String] {
     ((try? FileSystem.entries(of: runsDirectory)) ?? []).filter { name in
-      name != "last" && name.utf8.first != UInt8(ascii: ".") && FileSystem.kind(of: runsDirectory + "/" + name) == .directory
+      name != "last" && name.utf8.first != UInt8(ascii: ".")
+        && FileSystem.kind(of: runsDirectory + "/" + name) == .directory
     }
   }
 

@@ -225,7 +225,8 @@ public struct DatabaseURL: Sendable, Equatable {
   }
 
   var clientConfiguration: PostgresClient.Configuration {
-    PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
+    PostgresClient.Configuration(
+      host: host, port: port, username: user, password: password, database: database, tls: tls)
   }
 
   var connectionConfiguration: PostgresConnection.Configuration {

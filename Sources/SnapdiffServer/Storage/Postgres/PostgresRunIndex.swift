@@ -127,7 +127,8 @@ final class PostgresRunIndex: RunIndex {
     pageBinds.append(query.limit)
     pageBinds.append(query.offset)
     let pageQuery = PostgresQuery(
-      unsafeSQL: "SELECT \(Self.columns) FROM runs\(filter) ORDER BY id DESC LIMIT $\(pageBinds.count - 1) OFFSET $\(pageBinds.count)",
+      unsafeSQL:
+        "SELECT \(Self.columns) FROM runs\(filter) ORDER BY id DESC LIMIT $\(pageBinds.count - 1) OFFSET $\(pageBinds.count)",
       binds: pageBinds)
     let logger = database.logger
     return try database.wait { client in
@@ -200,8 +201,10 @@ final class PostgresRunIndex: RunIndex {
 
   private static func indexedRun(_ row: PostgresRow) throws -> IndexedRun {
     let all = try row.decode(
-      (String, String, String?, String?, String?, String?, String, Bool, Int, Int, Int, Int, Int, Int, Int, Int, Int,
-        Int, String, String, Int64).self)
+      (
+        String, String, String?, String?, String?, String?, String, Bool, Int, Int, Int, Int, Int, Int, Int, Int, Int,
+        Int, String, String, Int64
+      ).self)
     let empty = RunRecord(
       id: all.0, createdAt: all.1, currentDirectory: "", baselinesDirectory: "", environment: nil, recordMode: .never,
       complete: false, snapshots: [])
@@ -228,7 +231,9 @@ final class PostgresRunIndex: RunIndex {
   }
 
   private static func run(_ id: String, on connection: PostgresConnection) async throws -> IndexedRun? {
-    for try await row in try await connection.query("SELECT \(unescaped: columns) FROM runs WHERE id = \(id)", logger: log) {
+    for try await row in try await connection.query(
+      "SELECT \(unescaped: columns) FROM runs WHERE id = \(id)", logger: log)
+    {
       return try indexedRun(row)
     }
     return nil
@@ -279,17 +284,22 @@ final class PostgresRunIndex: RunIndex {
     let decoder = JSONDecoder()
     var records: [(Int64, SnapshotRecord)] = []
     for try await (position, text) in try await connection.query(
-      "SELECT position, record FROM snapshot_records WHERE run_id = \(run.id) AND position > \(Int64(run.logPosition)) ORDER BY position"
-    , logger: log).decode((Int64, String).self) {
-      if let record = try? decoder.decode(SnapshotRecord.self, from: Data(text.utf8)) { records.append((position, record)) }
+      "SELECT position, record FROM snapshot_records WHERE run_id = \(run.id) AND position > \(Int64(run.logPosition)) ORDER BY position",
+      logger: log
+    ).decode((Int64, String).self) {
+      if let record = try? decoder.decode(SnapshotRecord.self, from: Data(text.utf8)) {
+        records.append((position, record))
+      }
     }
     guard let last = records.last?.0 else { return false }
     let recordMode = RecordMode(rawValue: run.recordMode) ?? .never
     for (_, snapshot) in records {
       for try await (status, error, failing) in try await connection.query(
-        "SELECT status, error, failing FROM run_snapshots WHERE run_id = \(run.id) AND key = \(snapshot.key)"
-      , logger: log).decode((String, String?, Bool).self) {
-        var old = IndexedSnapshot(SnapshotRecord(key: snapshot.key, status: .passed), runID: run.id, recordMode: recordMode)
+        "SELECT status, error, failing FROM run_snapshots WHERE run_id = \(run.id) AND key = \(snapshot.key)",
+        logger: log
+      ).decode((String, String?, Bool).self) {
+        var old = IndexedSnapshot(
+          SnapshotRecord(key: snapshot.key, status: .passed), runID: run.id, recordMode: recordMode)
         old.status = status
         old.error = error
         old.failing = failing

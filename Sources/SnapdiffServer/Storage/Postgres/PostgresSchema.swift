@@ -67,7 +67,7 @@ enum PostgresSchema {
           PRIMARY KEY (run_id, position)
         )
         """,
-      ]),
+      ])
   ]
 
   /// The advisory lock key migrations hold (any fixed number; the locks of runs are hashes).
@@ -99,7 +99,8 @@ enum PostgresSchema {
     let newest = migrations.last?.version ?? 0
     if current > newest {
       throw ServerConfigurationError(
-        "the database \(shown) has schema version \(current), newer than this snapdiff knows (\(newest)): upgrade snapdiff")
+        "the database \(shown) has schema version \(current), newer than this snapdiff knows (\(newest)): upgrade snapdiff"
+      )
     }
     for migration in migrations where migration.version > current {
       do {
@@ -120,7 +121,8 @@ enum PostgresSchema {
         }
       } catch {
         throw ServerConfigurationError(
-          "migration \(migration.version) (\(migration.name)) of \(shown) failed, nothing of it was applied: \(PostgresDatabase.describe(error))")
+          "migration \(migration.version) (\(migration.name)) of \(shown) failed, nothing of it was applied: \(PostgresDatabase.describe(error))"
+        )
       }
     }
   }
