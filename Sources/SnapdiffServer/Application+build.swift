@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import ServiceLifecycle
 import SnapdiffCore
+import SnapdiffWire
 
 /// The `snapdiff serve` application: the index opened and synchronised with the run folders,
 /// the router built, bound to the configured address.
@@ -70,12 +71,12 @@ func buildRouter(_ service: RunService) -> Router<ServerRequestContext> {
   router.add(middleware: ErrorMiddleware(shown: service.shownPaths))
   router.add(
     middleware: AccessMiddleware(token: service.configuration.token, privateReads: service.configuration.privateReads))
-  let api = router.group("api/v1")
-  HealthController(version: service.configuration.version, index: service.index).addRoutes(to: api)
-  RunsController(service: service).addRoutes(to: api)
-  SnapshotsController(service: service).addRoutes(to: api)
-  BaselinesController(service: service).addRoutes(to: api)
-  BranchesController(service: service).addRoutes(to: api)
+  // The API's routes are SnapdiffWire's templates (`APIPaths.Route`), as its clients build them.
+  HealthController(version: service.configuration.version, index: service.index).addRoutes(to: router)
+  RunsController(service: service).addRoutes(to: router)
+  SnapshotsController(service: service).addRoutes(to: router)
+  BaselinesController(service: service).addRoutes(to: router)
+  BranchesController(service: service).addRoutes(to: router)
   ReviewPageController(service: service).addRoutes(to: router)
   MetricsController(service: service).addRoutes(to: router)
   return router

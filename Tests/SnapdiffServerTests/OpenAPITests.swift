@@ -60,4 +60,49 @@ struct OpenAPITests {
       }
     }
   }
+
+  /// Whether `path` has the shape of the router's `template` (`APIPaths.Route`): a `:name`
+  /// segment takes any one non-empty segment, a last `**` one segment or more.
+  static func matches(_ path: String, _ template: String) -> Bool {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+    let pattern = template.split(separator: "/", omittingEmptySubsequences: false)
+    for (index, expected) in pattern.enumerated() {
+      if expected == "**" { return parts.count > index && parts[index...].allSatisfy { !$0.isEmpty } }
+      guard index < parts.count else { return false }
+      if expected.hasPrefix(":") ? parts[index].isEmpty : parts[index] != expected { return false }
+    }
+    return parts.count == pattern.count
+  }
+
+  @Test("the router's templates (APIPaths.Route) are the spec's API paths, and the clients' paths fit them")
+  func templatesMatchSpecAndBuilders() throws {
+    let specPaths = try Self.operations().map { String($0.split(separator: " ")[1]) }
+      .filter { $0.hasPrefix(APIPaths.prefix + "/") }
+      .map {
+        $0.replacingOccurrences(of: "{run}", with: "r").replacingOccurrences(of: "{key}", with: "a%2Fb")
+          .replacingOccurrences(of: "{image}", with: "diff.png").replacingOccurrences(of: "{branch}", with: "b")
+      }
+    for path in specPaths {
+      #expect(APIPaths.Route.all.contains { Self.matches(path, $0) }, "\(path): no route template")
+    }
+    for template in APIPaths.Route.all {
+      #expect(specPaths.contains { Self.matches($0, template) }, "\(template): not in the spec")
+    }
+    let built: [(String, String)] = [
+      (APIPaths.health, APIPaths.Route.health), (APIPaths.ready, APIPaths.Route.ready),
+      (APIPaths.version, APIPaths.Route.version), (APIPaths.runs, APIPaths.Route.runs),
+      (APIPaths.run("r/1"), APIPaths.Route.run), (APIPaths.close(run: "r"), APIPaths.Route.close),
+      (APIPaths.approve(run: "r"), APIPaths.Route.approve), (APIPaths.reject(run: "r"), APIPaths.Route.reject),
+      (APIPaths.snapshot(run: "r", key: "Home/Login"), APIPaths.Route.snapshots),
+      (APIPaths.skip(run: "r", key: "Home/Login"), APIPaths.Route.snapshots),
+      (APIPaths.history(key: "Home/Login"), APIPaths.Route.baselines),
+      (APIPaths.undo(key: "Home/Login"), APIPaths.Route.baselines), (APIPaths.branches, APIPaths.Route.branches),
+      (APIPaths.merge(branch: "feature/login"), APIPaths.Route.branch),
+    ]
+    for (path, template) in built {
+      #expect(Self.matches(path, template), "\(path) does not fit \(template)")
+    }
+    #expect(APIPaths.history(key: "Home/Login") == "/api/v1/baselines/Home%2FLogin/history")
+    #expect(APIPaths.merge(branch: "feature/login") == "/api/v1/branches/feature%2Flogin/merge")
+  }
 }

@@ -1,5 +1,6 @@
 import Hummingbird
 import SnapdiffCore
+import SnapdiffWire
 
 /// `/api/v1/baselines/{key}/history` and `…/undo`: a baseline's approvals over time, and the
 /// undo of the newest one. The key is the rest of the path, as for snapshots
@@ -9,9 +10,9 @@ import SnapdiffCore
 struct BaselinesController {
   let service: RunService
 
-  func addRoutes(to group: RouterGroup<ServerRequestContext>) {
-    group.get("baselines/**", use: history)
-    group.post("baselines/**", use: undo)
+  func addRoutes(to router: Router<ServerRequestContext>) {
+    router.get(.init(APIPaths.Route.baselines), use: history)
+    router.post(.init(APIPaths.Route.baselines), use: undo)
   }
 
   /// `GET …/baselines/{key}/history`

@@ -1,5 +1,6 @@
 import Hummingbird
 import SnapdiffCore
+import SnapdiffWire
 
 /// `/api/v1/branches`: the branch overlays of the server's store, and their merge into it
 /// (`BranchOverlay`). The branch name is the rest of the path before `/merge`, percent-decoded
@@ -8,9 +9,9 @@ import SnapdiffCore
 struct BranchesController {
   let service: RunService
 
-  func addRoutes(to group: RouterGroup<ServerRequestContext>) {
-    group.get("branches", use: list)
-    group.post("branches/**", use: merge)
+  func addRoutes(to router: Router<ServerRequestContext>) {
+    router.get(.init(APIPaths.Route.branches), use: list)
+    router.post(.init(APIPaths.Route.branch), use: merge)
   }
 
   /// `GET /api/v1/branches`

@@ -1,5 +1,6 @@
 import Hummingbird
 import SnapdiffCore
+import SnapdiffWire
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -12,13 +13,13 @@ import SnapdiffCore
 struct RunsController {
   let service: RunService
 
-  func addRoutes(to group: RouterGroup<ServerRequestContext>) {
-    group.get("runs", use: list)
-    group.post("runs", use: open)
-    group.get("runs/:run", use: show)
-    group.post("runs/:run/close", use: close)
-    group.post("runs/:run/approve", use: approve)
-    group.post("runs/:run/reject", use: reject)
+  func addRoutes(to router: Router<ServerRequestContext>) {
+    router.get(.init(APIPaths.Route.runs), use: list)
+    router.post(.init(APIPaths.Route.runs), use: open)
+    router.get(.init(APIPaths.Route.run), use: show)
+    router.post(.init(APIPaths.Route.close), use: close)
+    router.post(.init(APIPaths.Route.approve), use: approve)
+    router.post(.init(APIPaths.Route.reject), use: reject)
   }
 
   /// `GET /api/v1/runs?limit=&offset=&branch=&name=&verdict=passed|failed|empty&open=true|false`
@@ -112,7 +113,7 @@ struct RunsController {
 
   /// The `{run}` parameter, percent-decoded.
   static func runID(_ context: ServerRequestContext) throws -> String {
-    let raw = try context.parameters.require("run")
+    let raw = try context.parameters.require(APIPaths.Route.runParameter)
     guard let id = APIPaths.decode(raw[...]) else {
       throw APIError.badRequest("the run id '\(raw)' is not valid percent-encoded UTF-8")
     }

@@ -1,5 +1,6 @@
 import Hummingbird
 import SnapdiffCore
+import SnapdiffWire
 
 #if canImport(FoundationEssentials)
   import FoundationEssentials
@@ -18,10 +19,10 @@ import SnapdiffCore
 struct SnapshotsController {
   let service: RunService
 
-  func addRoutes(to group: RouterGroup<ServerRequestContext>) {
-    group.put("runs/:run/snapshots/**", use: put)
-    group.get("runs/:run/snapshots/**", use: get)
-    group.post("runs/:run/snapshots/**", use: post)
+  func addRoutes(to router: Router<ServerRequestContext>) {
+    router.put(.init(APIPaths.Route.snapshots), use: put)
+    router.get(.init(APIPaths.Route.snapshots), use: get)
+    router.post(.init(APIPaths.Route.snapshots), use: post)
   }
 
   /// `PUT …/snapshots/{key}`: the body is the frame (`image/png`), an element tree

@@ -24,7 +24,7 @@ struct AccessMiddleware: RouterMiddleware {
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     let path = request.uri.path
-    if path == APIPaths.prefix + "/health" || path == APIPaths.prefix + "/ready" {
+    if path == APIPaths.health || path == APIPaths.ready {
       return try await next(request, context)
     }
     let isWrite = request.method != .get && request.method != .head

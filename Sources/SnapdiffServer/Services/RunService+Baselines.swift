@@ -1,4 +1,5 @@
 import SnapdiffCore
+import SnapdiffWire
 
 /// The baselines' history through the service: the same approval log, blobs and undo as
 /// `snapdiff history` and `approve --undo` (`BaselineHistory`), and the merge of branch
@@ -33,7 +34,7 @@ extension RunService {
       throw APIError.notFound(error.description)
     }
     if let run = entry.run, let folder = try? folder(run) { try index.refresh(folder) }
-    return BaselineUndoResponse(undone: entry.undoes ?? "", entry: entry)
+    return BaselineUndoResponse(entry)
   }
 
   /// The history of the server's store, in an environment folder and (with `branch`) that
@@ -70,45 +71,6 @@ extension RunService {
     } catch let error as KeyError {
       throw APIError.unprocessable(error.description)
     }
-    return BranchMergeResponse(
-      branch: branch, dryRun: dryRun, baselines: promoted.map { .init(key: $0.key, environment: $0.environment) })
+    return BranchMergeResponse(branch: branch, dryRun: dryRun, promoted: promoted)
   }
-}
-
-/// `GET /api/v1/branches`.
-struct BranchList: Encodable, Sendable {
-  var branches: [String]
-}
-
-/// `POST /api/v1/branches/{branch}/merge`.
-struct BranchMergeResponse: Encodable, Sendable {
-  var branch: String
-  var dryRun: Bool
-  /// The baselines promoted into the store (or that would be).
-  var baselines: [Baseline]
-
-  struct Baseline: Encodable, Sendable {
-    var key: String
-    var environment: String?
-  }
-}
-
-/// `GET /api/v1/baselines/{key}/history`.
-struct BaselineHistoryResponse: Encodable, Sendable {
-  var key: String
-  var environment: String?
-  /// The SHA-256 of the baseline in the store now (absent: none).
-  var current: String?
-  /// The approval log's entries for the key, oldest first.
-  var entries: [ApprovalEntry]
-  /// The id of the approval an undo would revert now, if any.
-  var undoable: String?
-}
-
-/// `POST /api/v1/baselines/{key}/undo`.
-struct BaselineUndoResponse: Encodable, Sendable {
-  /// The id of the approval undone.
-  var undone: String
-  /// The undo's own log entry (`old`: the baseline removed, `new`: the one put back).
-  var entry: ApprovalEntry
 }

@@ -1,8 +1,9 @@
 import SnapdiffModel
 
-/// The service API's paths, as the router reads them and the clients (the test API's service
-/// checker, the fuzz harness) build them: a run id or a snapshot key is one percent-encoded
-/// segment (`/` written `%2F`), so a key's folders never become the path's.
+/// The service API's paths, as the router registers them (``Route``, its templates) and the
+/// clients (the test API's service checker, the fuzz harness) build them: a run id or a
+/// snapshot key is one percent-encoded segment (`/` written `%2F`), so a key's folders never
+/// become the path's.
 ///
 /// ```swift
 /// APIPaths.snapshot(run: "20260101-000000-1", key: "Home/Login")
@@ -10,6 +11,15 @@ import SnapdiffModel
 /// ```
 public enum APIPaths {
   public static let prefix = "/api/v1"
+
+  /// `GET`: 200 while the process serves (``Health``).
+  public static let health = prefix + "/health"
+
+  /// `GET`: 200 when the run index answers, 503 otherwise (``Readiness``).
+  public static let ready = prefix + "/ready"
+
+  /// `GET`: the server's version (``VersionInfo``).
+  public static let version = prefix + "/version"
 
   /// `POST`: open a run (``OpenRunRequest``); `GET`: list them (``RunList``).
   public static let runs = prefix + "/runs"
@@ -25,6 +35,59 @@ public enum APIPaths {
 
   /// `POST`: the test skipped the snapshot (``SkipRequest``).
   public static func skip(run: String, key: String) -> String { snapshot(run: run, key: key) + "/skip" }
+
+  /// `POST`: approve the run's snapshots (a ``ReviewRequest``), answered with a ``ReviewResult``.
+  public static func approve(run: String) -> String { Self.run(run) + "/approve" }
+
+  /// `POST`: reject the run's snapshots (a ``ReviewRequest``), answered with a ``ReviewResult``.
+  public static func reject(run: String) -> String { Self.run(run) + "/reject" }
+
+  /// `GET`: the approvals of the baseline `key` (``BaselineHistoryResponse``).
+  public static func history(key: String) -> String { prefix + "/baselines/" + segment(key) + "/history" }
+
+  /// `POST`: undo the newest approval of the baseline `key` (``BaselineUndoResponse``).
+  public static func undo(key: String) -> String { prefix + "/baselines/" + segment(key) + "/undo" }
+
+  /// `GET`: the branches with an overlay in the store (``BranchList``).
+  public static let branches = prefix + "/branches"
+
+  /// `POST`: merge `branch`'s overlay into the store (``BranchMergeResponse``).
+  public static func merge(branch: String) -> String { branches + "/" + segment(branch) + "/merge" }
+
+  /// The API's routes as the server's router registers them, in Hummingbird's syntax: `:run`
+  /// captures one segment (the run id, percent-encoded), `**` the rest of the path. A key (or a
+  /// branch) is the rest of the path because it may come with its `/` as it is
+  /// (`Home%20-%20test/Home`) as well as `%2F`: the controller splits the action (`/skip`,
+  /// `/approve`, `/history`, `/merge`, an image) off its end.
+  public enum Route {
+    /// The name of the run id's capture (`:run`).
+    public static let runParameter = "run"
+
+    public static let health = APIPaths.health
+    public static let ready = APIPaths.ready
+    public static let version = APIPaths.version
+    /// `GET` (list) and `POST` (open).
+    public static let runs = APIPaths.runs
+    /// `GET`: the run's record.
+    public static let run = runs + "/:" + runParameter
+    public static let close = run + "/close"
+    public static let approve = run + "/approve"
+    public static let reject = run + "/reject"
+    /// `PUT` a frame, `GET` a verdict or an image, `POST` a review or a skip:
+    /// `…/snapshots/{key}[/{action}]`.
+    public static let snapshots = run + "/snapshots/**"
+    /// `GET …/baselines/{key}/history`, `POST …/baselines/{key}/undo`.
+    public static let baselines = prefix + "/baselines/**"
+    /// `GET`: the branches.
+    public static let branches = APIPaths.branches
+    /// `POST …/branches/{branch}/merge`.
+    public static let branch = branches + "/**"
+
+    /// Every template (the tests check that each builder above gives a path one of them matches).
+    public static let all = [
+      health, ready, version, runs, run, close, approve, reject, snapshots, baselines, branches, branch,
+    ]
+  }
 
   /// `text` as one URL path segment (`/` written `%2F`).
   public static func segment(_ text: String) -> String { PercentEncoding.segment(text) }
