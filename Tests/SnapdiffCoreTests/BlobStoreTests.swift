@@ -34,6 +34,29 @@ struct BlobStoreTests {
         == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
   }
 
+  @Test("SHA-256's SHA-NI path gives the plain-Swift digest at every length 0…300 and a few MB")
+  func hardwareMatchesPortable() {
+    // Without SHA-NI (SHA256.usesHardware false) both sides are the Swift rounds.
+    // A fixed xorshift stream: the same bytes every run.
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func bytes(_ count: Int) -> [UInt8] {
+      (0..<count).map { _ in
+        seed ^= seed << 13
+        seed ^= seed >> 7
+        seed ^= seed << 17
+        return UInt8(truncatingIfNeeded: seed >> 24)
+      }
+    }
+    for length in 0...300 {
+      let message = bytes(length)
+      #expect(SHA256.hex(message) == SHA256.portableHex(message), "length \(length)")
+    }
+    for length in [1 << 20, 3 * (1 << 20) + 37, 5_000_001] {
+      let message = bytes(length)
+      #expect(SHA256.hex(message) == SHA256.portableHex(message), "length \(length)")
+    }
+  }
+
   @Test("a blob is stored once, read back, and refused when damaged or misnamed")
   func putAndRead() throws {
     try withTemporaryDirectory { root in

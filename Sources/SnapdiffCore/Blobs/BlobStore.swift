@@ -57,7 +57,13 @@ public struct BlobStore: Sendable {
   /// `whileAdding`, and reference the hash before that ends.
   @discardableResult
   public func put(_ bytes: [UInt8]) throws -> String {
-    let hash = SHA256.hex(bytes)
+    try put(bytes, computedHash: SHA256.hex(bytes))
+  }
+
+  /// `put`, for bytes whose hash was computed from these very bytes a moment ago (never a
+  /// remembered one: `put(_:rememberedHash:)`), so they are not hashed a second time.
+  @discardableResult
+  public func put(_ bytes: [UInt8], computedHash hash: String) throws -> String {
     let target = path(of: hash)
     // Same name, same bytes: a blob that is there is never written again.
     if FileSystem.isFile(target) { return hash }

@@ -82,16 +82,22 @@ public final class FileHashes: @unchecked Sendable {
   /// The SHA-256 of `bytes`, read from `path` after `stampedBefore` was taken: remembered when
   /// the file's stamp is unchanged and known, else computed (and remembered).
   public func hash(of path: String, bytes: [UInt8], stampedBefore: Stamp?) -> String {
-    guard let stampedBefore, Stamp(path) == stampedBefore else { return SHA256.hex(bytes) }
+    hashAndOrigin(of: path, bytes: bytes, stampedBefore: stampedBefore).hash
+  }
+
+  /// `hash(of:bytes:stampedBefore:)`, and whether it was computed from `bytes` just now
+  /// (`computed`: a blob store may take it as it is) rather than remembered.
+  public func hashAndOrigin(of path: String, bytes: [UInt8], stampedBefore: Stamp?) -> (hash: String, computed: Bool) {
+    guard let stampedBefore, Stamp(path) == stampedBefore else { return (SHA256.hex(bytes), true) }
     lock.wait()
     let remembered = known[stampedBefore] ?? added[stampedBefore]
     lock.signal()
-    if let remembered { return remembered }
+    if let remembered { return (remembered, false) }
     let hash = SHA256.hex(bytes)
     lock.wait()
     added[stampedBefore] = hash
     lock.signal()
-    return hash
+    return (hash, true)
   }
 
   /// Writes what was learnt since the last save, merged with the file as it is now (another

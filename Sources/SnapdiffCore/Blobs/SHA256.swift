@@ -1,18 +1,40 @@
-/// SHA-256 (FIPS 180-4) in plain Swift: what names a blob in the blob store.
+import CPNGReader
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// SHA-256 (FIPS 180-4): what names a blob in the blob store.
 ///
 /// Foundation on Linux has no CryptoKit, and swift-crypto would bring BoringSSL into every
-/// target for one function; this is the standard's algorithm, one 64-byte block at a time.
-/// Checked against the standard's test vectors (`BlobStoreTests`).
+/// target for one function. On x86-64 processors with the SHA extensions (SHA-NI; cpuid asked
+/// once) the blocks go through `sha256rnds2`/`sha256msg1`/`sha256msg2` in C
+/// (`Sources/CPNGReader/CSHA256.c`); elsewhere through the standard's algorithm in plain Swift,
+/// one 64-byte block at a time. Both are checked against the standard's test vectors and
+/// against each other (`BlobStoreTests`).
 ///
 /// ```swift
 /// SHA256.hex(Array("abc".utf8))  // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 /// ```
 public enum SHA256 {
+  /// Whether this processor runs the SHA-NI path (x86-64 with the SHA extensions).
+  /// SNAPDIFF_PORTABLE_SHA256=1 in the environment keeps the plain-Swift path (to time one
+  /// against the other in the same build: scripts/bench/check_cache.sh).
+  public static let usesHardware: Bool =
+    csha256_hardware() != 0 && getenv("SNAPDIFF_PORTABLE_SHA256") == nil
+
   /// The digest of `bytes` as 64 lowercase hexadecimal digits.
   ///
   /// - Complexity: O(n), one pass.
-  public static func hex(_ bytes: [UInt8]) -> String {
-    let digest = self.digest(bytes)
+  public static func hex(_ bytes: [UInt8]) -> String { hexDigits(digest(bytes)) }
+
+  /// The digest by the plain-Swift rounds whatever the processor, as 64 hexadecimal digits: the
+  /// reference the SHA-NI path is tested against.
+  public static func portableHex(_ bytes: [UInt8]) -> String { hexDigits(portableDigest(bytes)) }
+
+  private static func hexDigits(_ digest: [UInt32]) -> String {
     let digits = Array("0123456789abcdef".utf8)
     var text = [UInt8]()
     text.reserveCapacity(64)
@@ -24,8 +46,19 @@ public enum SHA256 {
     return String(decoding: text, as: UTF8.self)
   }
 
-  /// The digest of `bytes` as eight big-endian words.
+  /// The digest of `bytes` as eight words (H0…H7; written out big-endian).
   public static func digest(_ bytes: [UInt8]) -> [UInt32] {
+    guard usesHardware else { return portableDigest(bytes) }
+    return [UInt32](unsafeUninitializedCapacity: 8) { words, count in
+      bytes.withUnsafeBufferPointer { message in
+        csha256_digest(message.baseAddress, message.count, words.baseAddress!)
+      }
+      count = 8
+    }
+  }
+
+  /// The digest by the plain-Swift rounds.
+  static func portableDigest(_ bytes: [UInt8]) -> [UInt32] {
     var state: [UInt32] = [
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]

@@ -35,8 +35,12 @@ public struct RunImages: Sendable {
   public func keepFile(_ path: String) throws -> (bytes: [UInt8], hash: String) {
     let stamp = FileHashes.Stamp(path)
     let bytes = try FileIO.read(path)
-    let remembered = FileHashes.shared(for: blobs).hash(of: path, bytes: bytes, stampedBefore: stamp)
-    let hash = try blobs.put(bytes, rememberedHash: remembered)
+    let known = FileHashes.shared(for: blobs).hashAndOrigin(of: path, bytes: bytes, stampedBefore: stamp)
+    // A hash just computed from these bytes is not computed again to store them (a new data
+    // folder hashed every file twice); a remembered one goes through put(_:rememberedHash:).
+    let hash =
+      known.computed
+      ? try blobs.put(bytes, computedHash: known.hash) : try blobs.put(bytes, rememberedHash: known.hash)
     try link(hash)
     return (bytes, hash)
   }
