@@ -1,0 +1,227 @@
+// One snapshot of a run: its frame compared with its baseline under the run's rule
+// (`SnapshotCheck`), the verdict's consequences (a kept frame and diff image, a recorded
+// baseline) and the record it leaves; `RunChecker.swift` walks the run over these.
+extension RunChecker {
+  /// What a caller that received a frame has read of it already (`RunSession`): the frame's bytes
+  /// and, when it decoded them, its image; the baseline's bytes. Each is then read (and the frame
+  /// decoded) once per frame, not again here.
+  struct Received {
+    var png: [UInt8]
+    var image: RGBAImage?
+    var baseline: (path: String, bytes: [UInt8])?
+  }
+
+  /// Compares one snapshot; never throws: a problem becomes the snapshot's `error`. `renders`
+  /// counts the tree-only frames rendered.
+  func check(
+    _ key: SnapshotKey, currentPath: String?, folder: RunFolder, received: Received? = nil, renders: Counter? = nil
+  ) -> SnapshotRecord {
+    var record = SnapshotRecord(key: key.rawValue, status: .failed)
+    let images = RunImages(folder: folder, blobs: blobs)
+    do {
+      let baseline = try store.locate(key)
+      record.baseline = baseline.map { folder.relative($0.path) }
+      record.baselineEnvironment = baseline?.environment
+      // The bytes compared are the bytes kept: an approval replacing the file later changes
+      // nothing the run recorded.
+      guard let currentPath else {
+        record.status = .missing
+        // Kept for the report (and for an undo of its deletion); a baseline that cannot be
+        // read is still just missing.
+        record.baselineHash = try? baseline.map { try images.keepFile($0.path).hash }
+        return record
+      }
+      let kept = try baseline.map { try images.keepFile($0.path) }
+      let baselineBytes = kept?.bytes
+      record.baselineHash = kept?.hash
+      let comparison = try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
+      if comparison.matchLevel != .strict { record.matchLevel = comparison.matchLevel }
+      guard let baseline, let baselineBytes else {
+        return try recordNew(
+          key, currentPath: currentPath, folder: folder, into: record, received: received, renders: renders)
+      }
+      if let unchanged = unchangedTree(currentPath, baseline: baseline, comparison: comparison) {
+        return try conclude(unchanged, key, baseline: baseline, currentPath: currentPath, folder: folder, into: record)
+      }
+      let usesFrames =
+        Frame.isTree(currentPath) || !comparison.selectors.isEmpty || comparison.matchLevel == .layout
+        || Frame.treeFile(besidePNG: baseline.path) != nil || Frame.treeFile(besidePNG: currentPath) != nil
+      if usesFrames {
+        return try compareFrames(
+          key, baseline: baseline, currentPath: currentPath, comparison: comparison,
+          folder: folder, into: record, received: received, renders: renders)
+      }
+      return try comparePNGs(
+        key, baseline: baseline, baselineBytes: baselineBytes, currentPath: currentPath,
+        options: comparison.options, folder: folder, into: record, received: received)
+    } catch {
+      record.status = .failed
+      record.error = String(describing: error)
+      return record
+    }
+  }
+
+  private func recordNew(
+    _ key: SnapshotKey, currentPath: String, folder: RunFolder, into record: SnapshotRecord, received: Received?,
+    renders: Counter?
+  ) throws -> SnapshotRecord {
+    var record = record
+    record.status = .new
+    // Load it whole: a broken frame must never become a baseline.
+    let frame = try measured(.decode, by: observer) {
+      try loadCurrent(currentPath, renders: renders, decoded: received?.image)
+    }
+    record.currentSize = SnapshotRecord.Size(width: frame.image.width, height: frame.image.height)
+    let png = try received.map(\.png) ?? pngBytes(of: frame, at: currentPath)
+    record.current = folder.relative(try keepCopy(of: frame, png: png, key: key, in: folder))
+    record.currentHash = try RunImages(folder: folder, blobs: blobs).keep(png)
+    if rule.withoutBaseline.records {
+      try store.write(png, tree: frame.tree, for: key)
+      record.recorded = true
+      record.baseline = folder.relative(store.writePath(for: key))
+    }
+    return record
+  }
+
+  /// Two PNGs and nothing else: byte-identical files skip decoding.
+  private func comparePNGs(
+    _ key: SnapshotKey, baseline: BaselineStore.Location, baselineBytes: [UInt8], currentPath: String,
+    options: DiffOptions, folder: RunFolder, into record: SnapshotRecord, received: Received?
+  ) throws -> SnapshotRecord {
+    var record = record
+    let currentBytes = try received?.png ?? FileIO.read(currentPath)
+    record.current = folder.relative(currentPath)
+    if baselineBytes == currentBytes {
+      // Byte-identical files: check the header (a broken file is still an error), skip decoding.
+      let header = try decoder.header(of: currentBytes, path: currentPath)
+      record.currentHash = record.baselineHash
+      record.status = .passed
+      record.totalPixels = header.width * header.height
+      record.baselineSize = SnapshotRecord.Size(width: header.width, height: header.height)
+      record.currentSize = record.baselineSize
+      return record
+    }
+    let baselineImage = try measured(.decode, by: observer) {
+      try cache?.image(of: baselineBytes, path: baseline.path, decoder: decoder)
+        ?? decoder.decode(baselineBytes, path: baseline.path)
+    }
+    let currentImage =
+      try received?.image ?? measured(.decode, by: observer) { try decoder.decode(currentBytes, path: currentPath) }
+    let engine = PixelDiff(options: options)
+    let result = measured(.compare, by: observer) { engine.compare(baselineImage, currentImage) }
+    record.fill(from: result)
+    let frame = Frame(image: currentImage, tree: nil, path: currentPath)
+    return try conclude(
+      key, passed: result.passed, identical: result.identical, changeHash: result.changeHash,
+      baseline: baseline, current: frame, png: { currentBytes }, folder: folder, into: record,
+      diffImage: { engine.compareDrawingDiff(baselineImage, currentImage).diffImage })
+  }
+
+  /// Frames with element trees, element masks or the layout level.
+  private func compareFrames(
+    _ key: SnapshotKey, baseline: BaselineStore.Location, currentPath: String, comparison: FrameComparison,
+    folder: RunFolder, into record: SnapshotRecord, received: Received?, renders: Counter?
+  ) throws -> SnapshotRecord {
+    var record = record
+    let baselineFrame = try measured(.decode, by: observer) { try Frame.load(baseline.path, decoder: decoder) }
+    let currentFrame = try measured(.decode, by: observer) {
+      try loadCurrent(currentPath, renders: renders, decoded: received?.image)
+    }
+    let outcome = try measured(.compare, by: observer) { try comparison.compare(baselineFrame, currentFrame) }
+    record.fill(from: outcome.result)
+    record.layout = outcome.layout.map { $0.map(LayoutChange.init) }
+    record.text = outcome.text.map { $0.map(\.sentence) }
+    record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
+    record.current = folder.relative(currentPath)
+    // A tree-only frame's PNG is encoded only when it is kept or recorded: a passing frame
+    // needs none (encoding an iPhone-size rendering costs more than rendering it).
+    return try conclude(
+      key, passed: outcome.passed, identical: outcome.result.identical,
+      changeHash: outcome.result.changeHash, baseline: baseline, current: currentFrame,
+      png: { try pngBytes(of: currentFrame, at: currentPath) }, folder: folder, into: record,
+      diffImage: { try comparison.compare(baselineFrame, currentFrame, drawing: true).diffImage! })
+  }
+
+  /// The verdict's consequences: a failed snapshot keeps its frame and a diff image in the run,
+  /// and the record mode may write the baseline.
+  private func conclude(
+    _ key: SnapshotKey, passed: Bool, identical: Bool, changeHash: String?, baseline: BaselineStore.Location,
+    current: Frame, png: () throws -> [UInt8], folder: RunFolder, into record: SnapshotRecord,
+    diffImage: () throws -> RGBAImage
+  ) throws -> SnapshotRecord {
+    var record = record
+    let images = RunImages(folder: folder, blobs: blobs)
+    let verdict = rule.verdict(passed: passed, identical: identical)
+    record.status = verdict.status
+    if passed {
+      // A passing frame is not kept unless it is its baseline's bytes (then it is that blob,
+      // for free): the report shows only the baseline, and frames that pass with other bytes
+      // (another encoder, noise under the threshold) would add every frame of every run to the
+      // blob store.
+      if verdict.records {
+        try store.write(png(), tree: current.tree, for: key)
+        record.recorded = true
+      }
+      return record
+    }
+    let bytes = try png()
+    record.currentHash = try images.keep(bytes)
+    record.current = folder.relative(try keepCopy(of: current, png: bytes, key: key, in: folder))
+    let diffPath = folder.diffPath(for: key)
+    try folder.confinement.createFolders(containing: diffPath)
+    let diffPNG = try PNGEncoder(speed: .fast).encode(diffImage())
+    try folder.confinement.write(diffPNG, to: diffPath)
+    record.diff = folder.relative(diffPath)
+    record.diffHash = try images.keep(diffPNG)
+    if let hash = changeHash, try store.rejectedChanges(at: baseline).contains(hash) {
+      record.previouslyRejected = true
+    }
+    if verdict.records {
+      try store.write(bytes, tree: current.tree, for: key)
+      record.recorded = true
+    }
+    return record
+  }
+
+  /// The frame's PNG: the file itself, or the rendering of a tree-only frame, stamped as such
+  /// (`RenderStamp`) so that a later run with the same tree need not render it.
+  private func pngBytes(of frame: Frame, at path: String) throws -> [UInt8] {
+    guard Frame.isTree(path), let tree = frame.tree else { return try FileIO.read(path) }
+    return try RenderStamp.stamped(PNGEncoder().encode(frame.image), tree: tree)
+  }
+
+  /// Copies a frame (PNG, and its tree) into the run folder so it can be approved later. A PNG
+  /// already in the run folder (a session's `incoming/`, its tree beside it) is kept there: no
+  /// second copy (for a 1170×2532 frame it cost the service a file and a flush per changed frame).
+  private func keepCopy(of frame: Frame, png: [UInt8], key: SnapshotKey, in folder: RunFolder) throws -> String {
+    if !Frame.isTree(frame.path), Confinement.isSameOrBelow(FileSystem.absolute(frame.path), folder.path) {
+      return frame.path
+    }
+    let copy = folder.currentCopyPath(for: key)
+    try folder.confinement.createFolders(containing: copy)
+    try folder.confinement.write(png, to: copy)
+    if let tree = frame.tree {
+      try folder.confinement.write(try tree.encoded(), to: Frame.treePath(besidePNG: copy))
+    }
+    return copy
+  }
+
+  /// The rule every entry point shares (`SnapshotCheck`), from this run's defaults, config and
+  /// record mode.
+  var rule: SnapshotCheck {
+    SnapshotCheck(
+      options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance,
+      config: config, recordMode: recordMode)
+  }
+
+  /// The snapshot's comparison (`SnapshotCheck.comparison`) under the settings files beside the
+  /// baseline and beside the current frame.
+  func snapshotComparison(for key: SnapshotKey, baseline: BaselineStore.Location?, currentPath: String)
+    throws -> FrameComparison
+  {
+    let currentSettings = currentDirectory + "/" + key.relativePath(suffix: ".snapdiff.json")
+    return try rule.comparison(
+      for: key, baselineSettings: try baseline.flatMap { try store.settings(at: $0) },
+      frameSettings: try SnapshotSettings.load(currentSettings))
+  }
+}
