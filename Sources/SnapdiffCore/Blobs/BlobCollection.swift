@@ -56,7 +56,7 @@ public enum BlobCollection {
       let record = try RunRecord.decode(FileIO.read(path, limit: 1 << 30), path: path)
       for snapshot in record.snapshots { hashes.formUnion(RunImages.hashes(of: snapshot)) }
     }
-    let log = ApprovalLog(dataDirectory: String(runs[..<runs.lastIndex(of: "/")!]))
+    let log = ApprovalLog(dataDirectory: PathText.parent(of: runs))
     for entry in try log.entries() {
       hashes.formUnion([entry.old, entry.new, entry.oldTree, entry.newTree].compactMap { $0 })
     }

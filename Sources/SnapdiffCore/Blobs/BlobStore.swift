@@ -35,7 +35,7 @@ public struct BlobStore: Sendable {
   /// `.snapdiff/blobs`), where the CLI and the service both keep it.
   public static func beside(runsDirectory: String) -> BlobStore {
     let runs = FileSystem.absolute(runsDirectory)
-    return BlobStore(root: String(runs[..<runs.lastIndex(of: "/")!]) + "/blobs")
+    return BlobStore(root: PathText.parent(of: runs) + "/blobs")
   }
 
   /// Whether `text` can name a blob: 64 lowercase hexadecimal digits (nothing else can reach a

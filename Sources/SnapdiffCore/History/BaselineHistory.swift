@@ -25,11 +25,11 @@ public struct BaselineHistory: Sendable {
     self.runsDirectory = FileSystem.absolute(runsDirectory)
     blobs = BlobStore.beside(runsDirectory: runsDirectory)
     let runs = self.runsDirectory
-    log = ApprovalLog(dataDirectory: String(runs[..<runs.lastIndex(of: "/")!]))
+    log = ApprovalLog(dataDirectory: PathText.parent(of: runs))
   }
 
   /// The folder that holds `runs/`, `blobs/` and `history/`.
-  public var dataDirectory: String { String(runsDirectory[..<runsDirectory.lastIndex(of: "/")!]) }
+  public var dataDirectory: String { PathText.parent(of: runsDirectory) }
 
   /// Records an approval that replaced (or, with `new` nil, deleted) the baseline of `key` in
   /// `environment` (of the branch overlay `overlay`, or of the store itself). Call it inside

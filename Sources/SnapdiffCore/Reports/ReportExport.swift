@@ -27,7 +27,7 @@ public enum ReportExport {
   public static func write(
     folder: RunFolder, blobs: BlobStore? = nil, to directory: String, singleFile: Bool = false
   ) throws -> Written {
-    let blobs = blobs ?? BlobStore.beside(runsDirectory: String(folder.path[..<folder.path.lastIndex(of: "/")!]))
+    let blobs = blobs ?? BlobStore.beside(runsDirectory: PathText.parent(of: folder.path))
     var record = try folder.load()
     var images: [String: [UInt8]] = [:]
     func image(hash: String?, path: String?) throws -> String? {

@@ -120,7 +120,7 @@ public struct Review: Sendable {
     let chosen = try Self.select(selection, in: run)
     guard !dryRun else { return chosen }
     // Each approval is logged with the bytes it replaced, kept as blobs (`BaselineHistory`).
-    let history = BaselineHistory(store: store, runsDirectory: String(folder.path[..<folder.path.lastIndex(of: "/")!]))
+    let history = BaselineHistory(store: store, runsDirectory: PathText.parent(of: folder.path))
     try history.blobs.whileAdding {
       for snapshot in chosen {
         let key = try SnapshotKey(snapshot.key)
