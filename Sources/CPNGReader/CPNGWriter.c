@@ -85,7 +85,8 @@ typedef struct {
   const uint8_t *rgba;
   uint32_t width, first, last;
   int format;
-  uint8_t *lines; /* palette scanlines for the whole image (FORMAT_PALETTE) */
+  uint8_t *lines; /* palette scanlines for the whole image (FORMAT_PALETTE; only read
+                   * when deflating) */
   int final;      /* the last half: Z_FINISH, else a sync flush */
   /* output */
   palette pal;
@@ -241,8 +242,8 @@ static int all_opaque(const uint8_t *rgba, size_t pixels) {
   return 1;
 }
 
-int cpng_encode_fast(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_encoded *out) {
-  memset(out, 0, sizeof *out);
+/* Checks the size a PNG can hold; 0 with `message` set when it cannot. */
+static int check_size(uint32_t width, uint32_t height, cpng_encoded *out) {
   if (width == 0 || height == 0) {
     fail(out, "a PNG needs at least one pixel");
     return 0;
@@ -252,22 +253,128 @@ int cpng_encode_fast(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_
     fail(out, "the image is too large for a PNG");
     return 0;
   }
-  const size_t pixels = (size_t)width * height;
+  return 1;
+}
 
-  /* Two halves when there is enough work for a second thread to pay for itself. */
-  half_job jobs[2];
-  memset(jobs, 0, sizeof jobs);
+/* Two halves when there is enough work for a second thread to pay for itself. */
 #ifndef CPNG_PARALLEL_MIN_PIXELS
 #define CPNG_PARALLEL_MIN_PIXELS (1u << 18)
 #endif
-  int halves = pixels >= CPNG_PARALLEL_MIN_PIXELS && height >= 2 ? 2 : 1;
+static int halves_for(uint32_t width, uint32_t height) {
+  return (size_t)width * height >= CPNG_PARALLEL_MIN_PIXELS && height >= 2 ? 2 : 1;
+}
+
+/*
+ * Deflates the image in one or two halves, on two threads when it is large enough, and writes
+ * the file: signature, IHDR, PLTE and tRNS for a palette, one IDAT, IEND. `lines` holds the
+ * palette scanlines (FORMAT_PALETTE), `rgba` the pixels (FORMAT_RGB, FORMAT_RGBA).
+ */
+static int deflate_and_write(const uint8_t *rgba, const uint8_t *lines, int format,
+                             const palette *pal, uint32_t width, uint32_t height,
+                             cpng_encoded *out) {
+  half_job jobs[2];
+  memset(jobs, 0, sizeof jobs);
+  int halves = halves_for(width, height);
+  uint32_t cut = halves == 2 ? height / 2 : height;
+  for (int i = 0; i < halves; i++) {
+    jobs[i].rgba = rgba;
+    jobs[i].lines = (uint8_t *)lines;
+    jobs[i].width = width;
+    jobs[i].first = i == 0 ? 0 : cut;
+    jobs[i].last = i == 0 ? cut : height;
+    jobs[i].final = i == halves - 1;
+  }
+  half_job *second = halves == 2 ? &jobs[1] : NULL;
+  for (int i = 0; i < halves; i++) jobs[i].format = format;
+  run_both(run_half_deflating, &jobs[0], second);
+  int failed = jobs[0].failed || (halves == 2 && jobs[1].failed);
+
+  if (!failed) {
+    size_t deflated = jobs[0].deflated_size + (halves == 2 ? jobs[1].deflated_size : 0);
+    uint32_t adler = jobs[0].adler;
+    if (halves == 2)
+      adler = (uint32_t)adler32_combine(adler, jobs[1].adler, (z_off_t)jobs[1].raw_size);
+    buffer file = {NULL, 0, 8 + 25 + (12 + 768) + (12 + 256) + 12 + 2 + deflated + 4 + 12};
+    file.bytes = malloc(file.capacity);
+    if (!file.bytes) {
+      failed = 1;
+    } else {
+      static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+      memcpy(file.bytes, signature, 8);
+      file.size = 8;
+      uint8_t header[13];
+      put32(header, width);
+      put32(header + 4, height);
+      header[8] = 8;
+      header[9] = format == FORMAT_PALETTE ? 3 : format == FORMAT_RGB ? 2 : 6;
+      header[10] = header[11] = header[12] = 0;
+      put_chunk(&file, "IHDR", header, 13, NULL, 0, NULL, 0);
+      if (format == FORMAT_PALETTE) {
+        uint8_t colors[768], alphas[256];
+        int has_alpha = 0;
+        for (int i = 0; i < pal->count; i++) {
+          uint8_t rgba_bytes[4]; /* the colour as it was in memory: R, G, B, A on any host */
+          memcpy(rgba_bytes, &pal->colors[i], 4);
+          memcpy(colors + i * 3, rgba_bytes, 3);
+          alphas[i] = rgba_bytes[3];
+          if (alphas[i] != 0xff) has_alpha = 1;
+        }
+        put_chunk(&file, "PLTE", colors, (size_t)pal->count * 3, NULL, 0, NULL, 0);
+        if (has_alpha) put_chunk(&file, "tRNS", alphas, (size_t)pal->count, NULL, 0, NULL, 0);
+      }
+      /* zlib header: deflate, 32 KiB window, "fastest" level; then the trailer. */
+      static const uint8_t zlib_header[2] = {0x78, 0x01};
+      uint8_t trailer[4];
+      put32(trailer, adler);
+      uint8_t *p = file.bytes + file.size;
+      size_t idat = 2 + deflated + 4;
+      if (idat > 0x7fffffffu) {
+        failed = 1;
+      } else {
+        /* One IDAT: header, both halves' streams, trailer (the CRC runs over them in order). */
+        put32(p, (uint32_t)idat);
+        memcpy(p + 4, "IDAT", 4);
+        uLong crc = crc32(0L, p + 4, 4);
+        uint8_t *d = p + 8;
+        memcpy(d, zlib_header, 2);
+        d += 2;
+        for (int i = 0; i < halves; i++) {
+          memcpy(d, jobs[i].deflated, jobs[i].deflated_size);
+          d += jobs[i].deflated_size;
+        }
+        memcpy(d, trailer, 4);
+        crc = crc32(crc, p + 8, (uInt)idat);
+        put32(p + 8 + idat, (uint32_t)crc);
+        file.size += 12 + idat;
+        put_chunk(&file, "IEND", NULL, 0, NULL, 0, NULL, 0);
+        out->bytes = file.bytes;
+        out->size = file.size;
+        out->color_type = header[9];
+      }
+      if (failed) free(file.bytes);
+    }
+  }
+  for (int i = 0; i < halves; i++) free(jobs[i].deflated);
+  if (failed) {
+    fail(out, "out of memory, or zlib failed, while encoding the PNG");
+    return 0;
+  }
+  return 1;
+}
+
+int cpng_encode_fast(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_encoded *out) {
+  memset(out, 0, sizeof *out);
+  if (!check_size(width, height, out)) return 0;
+  const size_t pixels = (size_t)width * height;
+  half_job jobs[2];
+  memset(jobs, 0, sizeof jobs);
+  int halves = halves_for(width, height);
   uint32_t cut = halves == 2 ? height / 2 : height;
   for (int i = 0; i < halves; i++) {
     jobs[i].rgba = rgba;
     jobs[i].width = width;
     jobs[i].first = i == 0 ? 0 : cut;
     jobs[i].last = i == 0 ? cut : height;
-    jobs[i].final = i == halves - 1;
   }
   half_job *second = halves == 2 ? &jobs[1] : NULL;
 
@@ -320,84 +427,39 @@ int cpng_encode_fast(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_
   }
   if (!lines) format = all_opaque(rgba, pixels) ? FORMAT_RGB : FORMAT_RGBA;
 
-  /* 2. Deflate both halves at once. */
-  for (int i = 0; i < halves; i++) jobs[i].format = format;
-  run_both(run_half_deflating, &jobs[0], second);
-  int failed = jobs[0].failed || (halves == 2 && jobs[1].failed);
+  int written = deflate_and_write(rgba, lines, format, &pal, width, height, out);
   free(lines);
+  return written;
+}
 
-  /* 3. The file: signature, IHDR, PLTE and tRNS for a palette, one IDAT, IEND. */
-  if (!failed) {
-    size_t deflated = jobs[0].deflated_size + (halves == 2 ? jobs[1].deflated_size : 0);
-    uint32_t adler = jobs[0].adler;
-    if (halves == 2)
-      adler = (uint32_t)adler32_combine(adler, jobs[1].adler, (z_off_t)jobs[1].raw_size);
-    buffer file = {NULL, 0, 8 + 25 + (12 + 768) + (12 + 256) + 12 + 2 + deflated + 4 + 12};
-    file.bytes = malloc(file.capacity);
-    if (!file.bytes) {
-      failed = 1;
-    } else {
-      static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-      memcpy(file.bytes, signature, 8);
-      file.size = 8;
-      uint8_t header[13];
-      put32(header, width);
-      put32(header + 4, height);
-      header[8] = 8;
-      header[9] = format == FORMAT_PALETTE ? 3 : format == FORMAT_RGB ? 2 : 6;
-      header[10] = header[11] = header[12] = 0;
-      put_chunk(&file, "IHDR", header, 13, NULL, 0, NULL, 0);
-      if (format == FORMAT_PALETTE) {
-        uint8_t colors[768], alphas[256];
-        int has_alpha = 0;
-        for (int i = 0; i < pal.count; i++) {
-          uint8_t rgba_bytes[4]; /* the colour as it was in memory: R, G, B, A on any host */
-          memcpy(rgba_bytes, &pal.colors[i], 4);
-          memcpy(colors + i * 3, rgba_bytes, 3);
-          alphas[i] = rgba_bytes[3];
-          if (alphas[i] != 0xff) has_alpha = 1;
-        }
-        put_chunk(&file, "PLTE", colors, (size_t)pal.count * 3, NULL, 0, NULL, 0);
-        if (has_alpha) put_chunk(&file, "tRNS", alphas, (size_t)pal.count, NULL, 0, NULL, 0);
-      }
-      /* zlib header: deflate, 32 KiB window, "fastest" level; then the trailer. */
-      static const uint8_t zlib_header[2] = {0x78, 0x01};
-      uint8_t trailer[4];
-      put32(trailer, adler);
-      uint8_t *p = file.bytes + file.size;
-      size_t idat = 2 + deflated + 4;
-      if (idat > 0x7fffffffu) {
-        failed = 1;
-      } else {
-        /* One IDAT: header, both halves' streams, trailer (the CRC runs over them in order). */
-        put32(p, (uint32_t)idat);
-        memcpy(p + 4, "IDAT", 4);
-        uLong crc = crc32(0L, p + 4, 4);
-        uint8_t *d = p + 8;
-        memcpy(d, zlib_header, 2);
-        d += 2;
-        for (int i = 0; i < halves; i++) {
-          memcpy(d, jobs[i].deflated, jobs[i].deflated_size);
-          d += jobs[i].deflated_size;
-        }
-        memcpy(d, trailer, 4);
-        crc = crc32(crc, p + 8, (uInt)idat);
-        put32(p + 8 + idat, (uint32_t)crc);
-        file.size += 12 + idat;
-        put_chunk(&file, "IEND", NULL, 0, NULL, 0, NULL, 0);
-        out->bytes = file.bytes;
-        out->size = file.size;
-        out->color_type = header[9];
-      }
-      if (failed) free(file.bytes);
-    }
-  }
-  for (int i = 0; i < halves; i++) free(jobs[i].deflated);
-  if (failed) {
-    fail(out, "out of memory, or zlib failed, while encoding the PNG");
+int cpng_encode_palette(const uint8_t *lines, const uint32_t *colors, int count, uint32_t width,
+                        uint32_t height, cpng_encoded *out) {
+  memset(out, 0, sizeof *out);
+  if (!check_size(width, height, out)) return 0;
+  if (!lines || !colors || count < 1 || count > 256) {
+    fail(out, "a palette needs 1 to 256 colours");
     return 0;
   }
-  return 1;
+  palette pal;
+  memcpy(pal.colors, colors, (size_t)count * sizeof *colors);
+  pal.count = count;
+  /* Every scanline must be what the file says: filter 0, then indexes inside the palette (a
+   * decoder refuses an index past the palette's end, so the check is here, not there). */
+  const size_t line_size = (size_t)width + 1;
+  uint8_t highest = 0;
+  for (uint32_t y = 0; y < height; y++) {
+    const uint8_t *line = lines + (size_t)y * line_size;
+    if (line[0] != 0) {
+      fail(out, "a palette scanline must start with filter 0");
+      return 0;
+    }
+    for (uint32_t x = 1; x <= width; x++) highest = line[x] > highest ? line[x] : highest;
+  }
+  if (highest >= count) {
+    fail(out, "a palette index is past the palette's end");
+    return 0;
+  }
+  return deflate_and_write(NULL, lines, FORMAT_PALETTE, &pal, width, height, out);
 }
 
 void cpng_encoded_free(cpng_encoded *encoded) {

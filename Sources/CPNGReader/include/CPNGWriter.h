@@ -28,6 +28,14 @@ typedef struct {
  * `message` set on failure. */
 int cpng_encode_fast(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_encoded *out);
 
+/* Encodes an image already drawn as palette indexes (what a diff image is drawn as: see
+ * `DiffOutcome` in SnapdiffCore), without mapping RGBA to a palette: `lines` holds `height`
+ * scanlines of `width + 1` bytes, each a 0 filter byte and then one index a pixel; `colors` the
+ * `count` (1 to 256) palette colours as RGBA words in memory order. Refused (0, `message` set)
+ * when a scanline's filter byte is not 0 or an index is not below `count`. */
+int cpng_encode_palette(const uint8_t *lines, const uint32_t *colors, int count, uint32_t width,
+                        uint32_t height, cpng_encoded *out);
+
 void cpng_encoded_free(cpng_encoded *encoded);
 
 #endif

@@ -61,8 +61,9 @@ extension Snapdiff {
         let comparison = FrameComparison(
           options: options, selectors: try frameOptions.selectors(),
           matchLevel: frameOptions.matchLevel ?? .strict, layoutTolerance: frameOptions.layoutTolerance ?? 1)
-        let outcome = try comparison.compare(frames[0], frames[1], drawing: diff != nil)
-        if let diff, let image = outcome.diffImage { try PNGEncoder(speed: .fast).write(image, to: diff) }
+        let outcome = try comparison.compare(frames[0], frames[1])
+        // Not synced, as FileComparison's: a diff image is made again on request.
+        if let diff { try outcome.writeDiffImage(to: diff, synced: false) }
         for selector in outcome.unmatchedSelectors {
           Console.warning("--ignore-element '\(selector)' matched no element: it masks nothing")
         }

@@ -72,9 +72,10 @@ public struct FileComparison: Sendable {
     guard let diffPath else {
       return Outcome(result: engine.compare(baselineImage, currentImage), diffPath: nil)
     }
-    let (result, image) = engine.compareDrawingDiff(baselineImage, currentImage)
-    try PNGEncoder(speed: .fast).write(image, to: diffPath, synced: false)
-    return Outcome(result: result, diffPath: diffPath)
+    // One comparison: the diff image is drawn from its marks, as palette indexes.
+    let outcome = engine.compareKeepingMarks(baselineImage, currentImage)
+    try outcome.writeDiffImage(to: diffPath, synced: false)
+    return Outcome(result: outcome.result, diffPath: diffPath)
   }
 
   /// Reads and decodes both files concurrently; the baseline's error wins when both fail.

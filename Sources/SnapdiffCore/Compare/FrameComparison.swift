@@ -42,6 +42,51 @@ public struct FrameComparison: Sendable {
     public var passed: Bool
     /// The diff image, when asked for: pixels, or boxes for the layout level.
     public var diffImage: RGBAImage?
+    /// What draws the diff image later without comparing again (`nil` for frames known
+    /// unchanged without their pixels).
+    var pendingDiff: PendingDiff? = nil
+
+    /// The diff image: the one drawn (`compare(drawing: true)`), else drawn now from what the
+    /// comparison kept, without comparing again; `nil` only for `compareUnchanged`'s outcome.
+    public func drawnDiffImage() -> RGBAImage? {
+      diffImage ?? pendingDiff?.image()
+    }
+
+    /// The diff image as a PNG file's bytes (`PNGEncoder(speed: .fast)`): a pixel diff image
+    /// without text marks is drawn straight as palette indexes (`DiffOutcome.diffPNG()`).
+    ///
+    /// - Throws: `PNGError` (an empty image, or no diff image: `compareUnchanged`'s outcome).
+    public func diffPNG() throws(PNGError) -> [UInt8] {
+      if diffImage == nil, case .pixels(let pixels, nil, _)? = pendingDiff { return try pixels.diffPNG() }
+      guard let image = drawnDiffImage() else {
+        throw PNGError(kind: .encodingFailed, path: nil, message: "frames known unchanged have no diff image")
+      }
+      return try PNGEncoder(speed: .fast).encode(image)
+    }
+
+    /// Writes `diffPNG()` to `path` atomically (`PNGEncoder.write`'s rules).
+    public func writeDiffImage(to path: String, synced: Bool = true) throws {
+      try PNGEncoder.write(to: path, synced: synced) { () throws(PNGError) in try diffPNG() }
+    }
+  }
+
+  /// How a comparison's diff image is drawn once the comparison is over.
+  enum PendingDiff: Sendable {
+    /// The pixel comparison's marks, and the text comparison's findings drawn over them.
+    case pixels(DiffOutcome, text: TextComparison.Outcome?, color: RGBAColor)
+    /// The layout level: the changed elements boxed over the current frame.
+    case layout([LayoutComparison.Change], over: RGBAImage, scale: Int)
+
+    func image() -> RGBAImage {
+      switch self {
+      case .pixels(let pixels, let text, let color):
+        var image = pixels.diffImage()
+        if let text { FrameComparison.mark(text, on: &image, color: color) }
+        return image
+      case .layout(let changes, let current, let scale):
+        return LayoutDiffImage.draw(changes, over: current, scale: scale)
+      }
+    }
   }
 
   /// Compares `baseline` with `current`.
@@ -89,9 +134,10 @@ public struct FrameComparison: Sendable {
         throw ConfigurationError("match level layout needs the element trees of both frames: \(without) has none")
       }
       let result = PixelDiff(options: options).compare(baseline.image, current.image)
-      let image = drawing ? LayoutDiffImage.draw(layout, over: current.image, scale: tree.scale) : nil
+      let pending = PendingDiff.layout(layout, over: current.image, scale: tree.scale)
       return Outcome(
-        result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: layout.isEmpty, diffImage: image)
+        result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: layout.isEmpty,
+        diffImage: drawing ? pending.image() : nil, pendingDiff: pending)
     }
     var text: TextComparison.Outcome?
     if matchLevel == .textAware, let before = baseline.tree, let after = current.tree {
@@ -102,29 +148,19 @@ public struct FrameComparison: Sendable {
       options.ignoreRegions += outcome.boxes
       text = outcome
     }
-    let engine = PixelDiff(options: options)
-    var result: DiffResult
-    var image: RGBAImage?
-    if drawing {
-      (result, image) = engine.compareDrawingDiff(baseline.image, current.image)
-      if let text, var drawn = image {
-        Self.mark(text, on: &drawn, color: options.diffColor)
-        image = drawn
-      }
-    } else {
-      result = engine.compare(baseline.image, current.image)
-    }
+    // One comparison: the diff image, asked for now or later, is drawn from the marks it kept.
+    let pixels = PixelDiff(options: options).compareKeepingMarks(baseline.image, current.image)
+    let result = pixels.result
+    let pending = PendingDiff.pixels(pixels, text: text, color: options.diffColor)
     var passed = result.passed
     if let text, let layout {
       passed = passed && text.changes.isEmpty && layout.isEmpty
     }
     return Outcome(
       result: result, layout: layout, text: text?.changes, unmatchedSelectors: masks.unmatched, passed: passed,
-      diffImage: image)
+      diffImage: drawing ? pending.image() : nil, pendingDiff: pending)
   }
 
-  /// Draws the text comparison's findings over a diff image: the pixels that differ away from
-  /// the glyphs, and a frame around each changed text box.
   /// What `compare` finds for two frames that are one rendering of one tree, known without
   /// their pixels (a tree-only frame whose tree and render stamp match its baseline's: see
   /// `RunChecker`): the same masks and unmatched selectors, no layout or text change (a tree
@@ -140,7 +176,9 @@ public struct FrameComparison: Sendable {
       passed: result.passed)
   }
 
-  private static func mark(_ text: TextComparison.Outcome, on image: inout RGBAImage, color: RGBAColor) {
+  /// Draws the text comparison's findings over a diff image: the pixels that differ away from
+  /// the glyphs, and a frame around each changed text box.
+  fileprivate static func mark(_ text: TextComparison.Outcome, on image: inout RGBAImage, color: RGBAColor) {
     let width = image.width
     let height = image.height
     func paint(_ x: Int, _ y: Int) {

@@ -36,18 +36,37 @@ public struct PixelDiff: Sendable {
     run(baseline, current, drawing: false).result
   }
 
+  /// Counts the differences as `compare` does, and keeps what drawing the diff image later
+  /// needs: the marked pixels (bounded: `DiffMarks`) and the two images. The diff image of a
+  /// failed comparison then costs no second comparison (`DiffOutcome.diffImage()`,
+  /// `DiffOutcome.diffPNG()`).
+  ///
+  /// - Complexity: O(width × height), as `compare`; plus O(marked pixels) of memory.
+  public func compareKeepingMarks(_ baseline: RGBAImage, _ current: RGBAImage) -> DiffOutcome {
+    let run = run(baseline, current, drawing: false, marking: true)
+    // Images of different sizes are compared through their overlap, whose marks are not
+    // kept: their diff image is drawn by a drawing pass.
+    let marks = run.matched.baseline.size == run.matched.current.size ? run.marks : nil
+    return DiffOutcome(
+      result: run.result, engine: self, baseline: baseline, current: current,
+      drawnBaseline: run.matched.baseline, marks: marks)
+  }
+
   /// Counts the differences and draws the diff image, `max(width) × max(height)` pixels.
   ///
   /// - Complexity: O(width × height).
   public func compareDrawingDiff(_ baseline: RGBAImage, _ current: RGBAImage)
     -> (result: DiffResult, diffImage: RGBAImage)
   {
-    let (result, image) = run(baseline, current, drawing: true)
-    return (result, image!)
+    let run = run(baseline, current, drawing: true)
+    return (run.result, run.image!)
   }
 
-  private func run(_ baseline: RGBAImage, _ current: RGBAImage, drawing: Bool)
-    -> (result: DiffResult, image: RGBAImage?)
+  private func run(_ baseline: RGBAImage, _ current: RGBAImage, drawing: Bool, marking: Bool = false)
+    -> (
+      result: DiffResult, image: RGBAImage?, marks: DiffMarks,
+      matched: (baseline: RGBAImage, current: RGBAImage)
+    )
   {
     // Images tagged with different colour spaces are first brought to sRGB.
     let (baseline, current, conversion) = ColorMatching(matchLevel: options.matchLevel.pixelLevel)
@@ -56,6 +75,7 @@ public struct PixelDiff: Sendable {
     let height = max(baseline.height, current.height)
     let mask = IgnoreMask(regions: options.ignoreRegions, width: width, height: height)
     var counts = DiffCounts()
+    if marking && baseline.size == current.size { counts.marks = DiffMarks(pixelCount: width * height) }
     var regions = DiffRegions(width: width, height: height)
     // Same-size comparisons draw every pixel unless only differences are drawn (a mask): then
     // the buffer needs no zeroing first.
@@ -97,7 +117,7 @@ public struct PixelDiff: Sendable {
       counts: counts, regions: &regions, baselineSize: baseline.size, currentSize: current.size)
     result.colorConversion = conversion
     let image = drawing ? RGBAImage(width: width, height: height, pixels: output) : nil
-    return (result, image)
+    return (result, image, counts.marks, (baseline, current))
   }
 
   /// The result of comparing two byte-identical images of `size`, known without their pixels
@@ -130,7 +150,7 @@ public struct PixelDiff: Sendable {
 
   /// A diff image's buffer, on huge pages where the system offers them (it is written once,
   /// whole), zeroed only when some pixels may stay undrawn.
-  private static func outputBuffer(count: Int, zeroed: Bool) -> [UInt8] {
+  static func outputBuffer(count: Int, zeroed: Bool) -> [UInt8] {
     [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
       cpng_advise_huge_pages(buffer.baseAddress, buffer.count)
       if zeroed, let base = buffer.baseAddress { memset(base, 0, buffer.count) }
@@ -217,6 +237,8 @@ struct DiffCounts {
   var identical = false
   /// FNV-1a over every counted pixel's position and both colours.
   var changeHash = ChangeHasher()
+  /// The pixels drawn in a colour of their own, when asked to keep them.
+  var marks = DiffMarks.none
 }
 
 /// The per-pixel loop over two same-size rasters, with pointers taken once per image.
@@ -332,32 +354,34 @@ struct DiffKernel {
       } else if ignored {
         // Masked by the caller: never counted, shown so a reviewer sees what was hidden.
         counts.ignored &+= 1
-        draw(ignoredWord, at: index)
+        mark(ignoredWord, at: index, &counts)
       } else if !includeAA
         && (isAntialiased(a, x: x, y: y, other: b) || isAntialiased(b, x: x, y: y, other: a))
       {
         // One of the pixels is anti-aliasing: drawn, not counted (and never in a mask).
         counts.antialiased &+= 1
-        if !diffMask { draw(aaWord, at: index) }
+        if !diffMask { mark(aaWord, at: index, &counts) }
       } else {
         // A real difference; the alternative colour marks where the current image is darker.
         counts.different &+= 1
         counts.changeHash.add(index: index, first, second)
         regions.add(x: x, y: y)
-        draw(delta < 0 ? diffAltWord : diffWord, at: index)
+        mark(delta < 0 ? diffAltWord : diffWord, at: index, &counts)
       }
     }
   }
 
+  /// Draws a pixel in a colour of its own, and records it when marks are kept.
   @inline(__always)
-  private func draw(_ word: UInt32, at index: Int) {
+  private func mark(_ word: UInt32, at index: Int, _ counts: inout DiffCounts) {
+    counts.marks.record(word, at: index)
     guard let output else { return }
     output.storeBytes(of: word, toByteOffset: index &* 4, as: UInt32.self)
   }
 
   /// The faded baseline pixel; inside an ignore region, tinted blue.
   @inline(__always)
-  fileprivate func grayWord(_ pixel: UInt32, tinted: Bool) -> UInt32 {
+  func grayWord(_ pixel: UInt32, tinted: Bool) -> UInt32 {
     let value = UInt32(grayValue(pixel, alpha: alpha))
     let redGreen = tinted ? value * 3 / 4 : value
     let blue = tinted ? 255 : value

@@ -62,10 +62,34 @@ public struct PNGEncoder: Sendable {
   }
 
   private func encodeFast(_ image: RGBAImage) throws(PNGError) -> [UInt8] {
-    var encoded = cpng_encoded()
-    let succeeded = image.pixels.withUnsafeBufferPointer {
-      cpng_encode_fast($0.baseAddress, UInt32(image.width), UInt32(image.height), &encoded)
+    try encoded { encoded in
+      image.pixels.withUnsafeBufferPointer {
+        cpng_encode_fast($0.baseAddress, UInt32(image.width), UInt32(image.height), &encoded)
+      }
     }
+  }
+
+  /// The PNG encoding of an image drawn as palette indexes (a diff image: `DiffPalette`), by
+  /// the fast writer whatever `speed` says: only the deflating is left to do.
+  ///
+  /// - Throws: `PNGError` with kind `.encodingFailed` when the writer refuses the scanlines (a
+  ///   filter byte other than 0, an index past the palette's end) or the size.
+  func encode(_ image: PaletteImage) throws(PNGError) -> [UInt8] {
+    try encoded { encoded in
+      image.lines.withUnsafeBufferPointer { lines in
+        image.colors.withUnsafeBufferPointer { colors in
+          cpng_encode_palette(
+            lines.baseAddress, colors.baseAddress, Int32(colors.count), UInt32(image.width), UInt32(image.height),
+            &encoded)
+        }
+      }
+    }
+  }
+
+  /// Runs one of CPNGWriter's encoders and takes its file, or its message as a `PNGError`.
+  private func encoded(_ body: (inout cpng_encoded) -> Int32) throws(PNGError) -> [UInt8] {
+    var encoded = cpng_encoded()
+    let succeeded = body(&encoded)
     defer { cpng_encoded_free(&encoded) }
     guard succeeded != 0 else {
       let message = withUnsafeBytes(of: &encoded.message) {
@@ -83,9 +107,15 @@ public struct PNGEncoder: Sendable {
   ///     `FileIO.writeAtomically`); `false` for images made again on request.
   /// - Throws: `PNGError` when encoding fails, `FileError` when the file cannot be written.
   public func write(_ image: RGBAImage, to path: String, synced: Bool = true) throws {
-    var bytes: [UInt8]
+    try Self.write(to: path, synced: synced) { () throws(PNGError) in try encode(image) }
+  }
+
+  /// Writes what `encode` returns to `path` atomically; its `PNGError` names `path`. Every
+  /// encoded image written to a file goes through here.
+  static func write(to path: String, synced: Bool, _ encode: () throws(PNGError) -> [UInt8]) throws {
+    let bytes: [UInt8]
     do {
-      bytes = try encode(image)
+      bytes = try encode()
     } catch {
       throw PNGError(kind: error.kind, path: path, message: error.message)
     }

@@ -108,13 +108,15 @@ extension RunChecker {
     let currentImage =
       try received?.image ?? measured(.decode, by: observer) { try decoder.decode(currentBytes, path: currentPath) }
     let engine = PixelDiff(options: options)
-    let result = measured(.compare, by: observer) { engine.compare(baselineImage, currentImage) }
+    // One comparison, even for a failed snapshot: its diff image is drawn from the marks kept.
+    let outcome = measured(.compare, by: observer) { engine.compareKeepingMarks(baselineImage, currentImage) }
+    let result = outcome.result
     record.fill(from: result)
     let frame = Frame(image: currentImage, tree: nil, path: currentPath)
     return try conclude(
       key, passed: result.passed, identical: result.identical, changeHash: result.changeHash,
       baseline: baseline, current: frame, png: { currentBytes }, folder: folder, into: record,
-      diffImage: { engine.compareDrawingDiff(baselineImage, currentImage).diffImage })
+      diffPNG: { try outcome.diffPNG() })
   }
 
   /// Frames with element trees, element masks or the layout level.
@@ -139,7 +141,7 @@ extension RunChecker {
       key, passed: outcome.passed, identical: outcome.result.identical,
       changeHash: outcome.result.changeHash, baseline: baseline, current: currentFrame,
       png: { try pngBytes(of: currentFrame, at: currentPath) }, folder: folder, into: record,
-      diffImage: { try comparison.compare(baselineFrame, currentFrame, drawing: true).diffImage! })
+      diffPNG: { try outcome.diffPNG() })
   }
 
   /// The verdict's consequences: a failed snapshot keeps its frame and a diff image in the run,
@@ -147,7 +149,7 @@ extension RunChecker {
   private func conclude(
     _ key: SnapshotKey, passed: Bool, identical: Bool, changeHash: String?, baseline: BaselineStore.Location,
     current: Frame, png: () throws -> [UInt8], folder: RunFolder, into record: SnapshotRecord,
-    diffImage: () throws -> RGBAImage
+    diffPNG: () throws -> [UInt8]
   ) throws -> SnapshotRecord {
     var record = record
     let images = RunImages(folder: folder, blobs: blobs)
@@ -169,7 +171,7 @@ extension RunChecker {
     record.current = folder.relative(try keepCopy(of: current, png: bytes, key: key, in: folder))
     let diffPath = folder.diffPath(for: key)
     try folder.confinement.createFolders(containing: diffPath)
-    let diffPNG = try PNGEncoder(speed: .fast).encode(diffImage())
+    let diffPNG = try diffPNG()
     try folder.confinement.write(diffPNG, to: diffPath)
     record.diff = folder.relative(diffPath)
     record.diffHash = try images.keep(diffPNG)

@@ -75,11 +75,8 @@
       let diff = artifacts + "/" + key.relativePath(suffix: ".diff.png")
       try FileSystem.createDirectories(PathText.parent(of: current))
       try PNGEncoder().write(frame.image, to: current)
-      if let comparison = checked.comparison, let baselineFrame = checked.baselineFrame,
-        let image = try comparison.compare(baselineFrame, frame, drawing: true).diffImage
-      {
-        try PNGEncoder(speed: .fast).write(image, to: diff)
-      }
+      // Drawn from what the comparison kept: the frame is not compared a second time.
+      try checked.outcome?.writeDiffImage(to: diff)
       verdict.currentPath = DisplayPath.shown(current)
       verdict.diffPath = DisplayPath.shown(diff)
       verdict.message = Self.failureMessage(
