@@ -58,9 +58,9 @@ public struct FileComparison: Sendable {
           (try? decoder.decode(first, path: baseline))
           ?? RGBAImage(
             width: header.width, height: header.height, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
-        let (result, drawn) = engine.compareDrawingIdentical(image)
-        try PNGEncoder(speed: .fast).write(drawn, to: diffPath, synced: false)
-        return Outcome(result: result, diffPath: diffPath)
+        let outcome = engine.identicalOutcome(image)
+        try outcome.writeDiffImage(to: diffPath, synced: false)
+        return Outcome(result: outcome.result, diffPath: diffPath)
       }
       let decoder = self.decoder
       (baselineImage, currentImage) = try Self.both(

@@ -7,7 +7,7 @@ import CPNGReader
 ///
 /// ```swift
 /// let outcome = PixelDiff().compareKeepingMarks(baseline, current)
-/// if !outcome.result.passed { try FileIO.writeAtomically(try outcome.diffPNG(), to: "diff.png") }
+/// if !outcome.result.passed { try outcome.writeDiffImage(to: "diff.png") }
 /// ```
 ///
 /// When the marks were not all kept (more than an eighth of the pixels marked, or images of

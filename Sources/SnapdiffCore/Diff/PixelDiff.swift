@@ -129,23 +129,12 @@ public struct PixelDiff: Sendable {
     return makeResult(counts: counts, regions: &regions, baselineSize: size, currentSize: size)
   }
 
-  /// What `compareDrawingDiff(image, image)` returns, without comparing the image with itself.
-  func compareDrawingIdentical(_ image: RGBAImage) -> (result: DiffResult, diffImage: RGBAImage) {
-    let mask = IgnoreMask(
-      regions: options.ignoreRegions, width: image.width, height: image.height)
-    var output = Self.outputBuffer(count: image.width * image.height * 4, zeroed: options.diffMask)
-    image.pixels.withUnsafeBytes { a in
-      output.withUnsafeMutableBytes { out in
-        guard let base = a.baseAddress, let outBase = out.baseAddress else { return }
-        let words = PixelWords(base: base, width: image.width, height: image.height)
-        let kernel = DiffKernel(a: words, b: words, output: outBase, options: options, mask: mask)
-        kernel.drawUnchanged()
-      }
-    }
-    return (
-      identicalResult(size: image.size),
-      RGBAImage(width: image.width, height: image.height, pixels: output)
-    )
+  /// What `compareKeepingMarks(image, image)` returns, without comparing the image with itself:
+  /// no marks, so the diff image is the image's faded gray.
+  func identicalOutcome(_ image: RGBAImage) -> DiffOutcome {
+    DiffOutcome(
+      result: identicalResult(size: image.size), engine: self, baseline: image, current: image, drawnBaseline: image,
+      marks: DiffMarks(pixelCount: image.pixelCount))
   }
 
   /// A diff image's buffer, on huge pages where the system offers them (it is written once,
