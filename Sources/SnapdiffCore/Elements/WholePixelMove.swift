@@ -25,22 +25,29 @@ enum WholePixelMove {
   ///
   /// - Complexity: O(pixels of `box` × 9).
   static func displacement(_ baseline: RGBAImage, _ current: RGBAImage, in box: PixelRect) -> (x: Int, y: Int)? {
-    let inPlace = difference(baseline, current, in: box, displacedBy: (0, 0))
+    let inPlace = difference(baseline, current, in: box, displacedBy: (0, 0), over: .max)
     guard inPlace > 0 else { return nil }
-    let best = displacements.map { (shift: $0, difference: difference(baseline, current, in: box, displacedBy: $0)) }
-      .min { $0.difference < $1.difference }!
-    return Double(best.difference) <= ratio * Double(inPlace) ? (best.shift.0, best.shift.1) : nil
+    // A displacement is given up on once it matches worse than a move would: for noise, after
+    // a few rows.
+    let limit = Int(ratio * Double(inPlace))
+    var best: (shift: (Int, Int), difference: Int)?
+    for shift in displacements {
+      let sum = difference(baseline, current, in: box, displacedBy: shift, over: min(limit, best?.difference ?? .max))
+      if sum <= limit && sum < (best?.difference ?? .max) { best = (shift, sum) }
+    }
+    return best.map { (x: $0.shift.0, y: $0.shift.1) }
   }
 
   /// The sum of channel differences between `current` in `box` and `baseline` displaced by
-  /// `shift` (read at (x − dx, y − dy), clamped to the image).
+  /// `shift` (read at (x − dx, y − dy), clamped to the image); once past `limit`, a partial sum
+  /// above it.
   private static func difference(
-    _ baseline: RGBAImage, _ current: RGBAImage, in box: PixelRect, displacedBy shift: (Int, Int)
+    _ baseline: RGBAImage, _ current: RGBAImage, in box: PixelRect, displacedBy shift: (Int, Int), over limit: Int
   ) -> Int {
     var sum = 0
     baseline.pixels.withUnsafeBufferPointer { one in
       current.pixels.withUnsafeBufferPointer { two in
-        for y in box.y..<box.maxY {
+        for y in box.y..<box.maxY where sum <= limit {
           let sourceY = min(max(y - shift.1, 0), baseline.height - 1)
           for x in box.x..<box.maxX {
             let sourceX = min(max(x - shift.0, 0), baseline.width - 1)
