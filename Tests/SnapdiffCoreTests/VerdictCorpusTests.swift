@@ -109,6 +109,29 @@ struct VerdictCorpusTests {
     #expect(outcome.text == [])
   }
 
+  @Test("a button's title moved one pixel right inside the unchanged button fails text-aware, plainly and under LCD")
+  func titleMovedInsideItsButton() throws {
+    // The button's rounded corners do not move with its title and hold the ink's profiles in
+    // place (0.68 px measured); the baseline displaced by a pixel matches the title (0.31 of
+    // its difference in place), which no text noise of either corpus comes near (at least 0.9).
+    let plain = try Self.compare(try Self.frames("card-same-plain", "card-shift-plain"), .textAware)
+    #expect(!plain.passed)
+    #expect(plain.text?.map(\.sentence) == [#"button "Track": its ink moved 1 px right inside its frame"#])
+    #expect(plain.layout == [])
+    let underLCD = try Self.compare(try Self.frames("form-same-plain", "form-shift-lcd"), .textAware)
+    #expect(!underLCD.passed)
+    #expect(underLCD.text?.map(\.kind) == [.shifted])
+  }
+
+  @Test("noise: a corner radius half a pixel larger (2 fringe pixels at perceptual) passes text-aware as edges")
+  func cornerRadiusNoise() throws {
+    let frames = try Self.frames("card-same-plain", "card-radius-plain")
+    #expect(try Self.compare(frames, .perceptual).result.differentPixels == 2)
+    let outcome = try Self.compare(frames, .textAware)
+    #expect(outcome.passed)
+    #expect(outcome.result.differentPixels == 0)
+  }
+
   @Test("outside text boxes pixels still count: the 1-px border removed under LCD noise fails text-aware")
   func borderUnderTextNoise() throws {
     let outcome = try Self.compare(try Self.frames("list-same-plain", "list-border-lcd"), .textAware)

@@ -28,6 +28,8 @@ One-change variants (pages: card, list, form unless said):
   digit          (receipt) "$12.80" -> "$12.86"
   stop           (receipt) the full stop ending "Order 4031 ships today." removed
   move           the button moved right by half a CSS pixel: one device pixel
+  shift          the button's title moved right by one device pixel inside the button (its
+                 frame, the only one the tree has for it, unchanged)
   vanish         one label drawn transparent: its text is still in the tree, its ink gone
   ink            the text colour #1c1c1e -> #3a3a3c
 Pairs: noise = (plain page, page under a noise setting); change = (plain page, changed page
@@ -96,6 +98,7 @@ CHANGES = {
     "digit": (["receipt"], TEXT_NOISE),
     "stop": (["receipt"], TEXT_NOISE),
     "move": (SCREENS, ["subpixel-off", "lcd"]),
+    "shift": (SCREENS, ["subpixel-off", "hinting", "lcd"]),
     "vanish": (SCREENS, ["subpixel-off", "lcd"]),
     "ink": (SCREENS, ["lcd"]),
 }
@@ -108,7 +111,7 @@ body { margin: 0; padding: 10px; font: 13px 'DejaVu Sans', sans-serif; color: %(
 .card { border: 1px solid %(border)s; border-radius: %(radius)s; padding: 8px; }
 h1 { font-size: 16px; margin: 0 0 4px; }
 p { margin: 0 0 8px; line-height: 1.3; }
-.button { display: inline-block; background: %(button)s; color: #fff; border-radius: %(radius)s; padding: 4px 12px; font-weight: bold; %(move)s }
+.button { display: inline-block; background: %(button)s; color: #fff; border-radius: %(radius)s; padding: %(padding)s; font-weight: bold; %(move)s }
 .row { display: flex; justify-content: space-between; border-bottom: 1px solid #c6c6c8; padding: 3px 0; }
 .dot { display: inline-block; width: 10px; height: 10px; border-radius: 5px; background: #34c759; }
 .gone { color: %(gone)s; }
@@ -166,7 +169,7 @@ body { margin: 0; padding: 8px; width: 200px; height: 120px; box-sizing: border-
 .dark .row { display: flex; justify-content: space-between; padding: 3px 0; border-bottom: 0.5px solid %(darkline)s; }
 .bar { height: 4px; border-radius: calc(2px + %(dr)s); background: #3a3a3c; margin: 6px 0; }
 .bar i { display: block; height: 4px; width: 85%%; border-radius: calc(2px + %(dr)s); background: #30d158; }
-.pill { display: inline-block; background: %(darkbutton)s; color: #fff; border-radius: calc(12px + %(dr)s); padding: 3px 12px; font-weight: bold; }
+.pill { display: inline-block; background: %(darkbutton)s; color: #fff; border-radius: calc(12px + %(dr)s); padding: %(pill)s; font-weight: bold; }
 """
 
 HELDOUT_PAGES = {
@@ -255,6 +258,9 @@ HELDOUT_CHANGES = {
         "chev": ("", "position: relative; left: 0.5px;"), "out": ("", "position: relative; left: -0.5px;"),
         "avmove": ("", "left: 0.5px;"), "linemove": ("", "position: relative; left: 0.5px;")}),
     "ink": (["dark"], ["lcd"], {"darkink": ("#ffffff", "#e5e5ea")}),
+    # The pill's title one device pixel to the right inside the same pill (added after the
+    # levels were tuned, to check that a label moved inside its frame fails).
+    "shift": (["dark"], ["hinting", "lcd"], {"pill": ("3px 12px", "3px 11.5px 3px 12.5px")}),
     "time-color": (["chat"], ["lcd"], {"time": ("#8e8e93", "#86868c")}),  # ΔE00 2.84
 }
 HELDOUT_BASE = {"ink": "#1c1c1e", "page": "#f2f2f7", "surface": "#fff", "line": "#c6c6c8",
@@ -310,6 +316,8 @@ def html(page, change, setting="plain"):
         "stop": "" if change == "stop" else ".",
         # Half a CSS pixel: one device pixel at scale 2.
         "move": "position: relative; left: 0.5px;" if change == "move" else "",
+        # The title half a CSS pixel to the right inside a button of the same size.
+        "padding": "4px 11.5px 4px 12.5px" if change == "shift" else "4px 12px",
         "gone": "transparent" if change == "vanish" else "inherit",
         "ink": "#3a3a3c" if change == "ink" else "#1c1c1e",
     }
