@@ -3,7 +3,8 @@
 #
 #   scripts/postgres.sh start         installs Debian's postgresql when missing, runs initdb in a new
 #                                     temporary folder (socket there too) on a free loopback port, starts
-#                                     it with pg_ctl, creates the database `snapdiff_test`, and prints
+#                                     it with pg_ctl (pg_stat_statements loaded: a test counts the
+#                                     statements a frame costs), creates the database `snapdiff_test`, and prints
 #                                       SNAPDIFF_TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:PORT/snapdiff_test
 #                                       SNAPDIFF_TEST_POSTGRES_DIR=/tmp/snapdiff-pg.XXXX
 #   scripts/postgres.sh stop DIR      stops the cluster in DIR and removes the folder
@@ -68,6 +69,7 @@ fsync = off
 synchronous_commit = off
 full_page_writes = off
 max_connections = 200
+shared_preload_libraries = 'pg_stat_statements'
 EOF
     start_server "$dir"
     as_owner "$bin/createdb" -h "$dir" -p "$port" -U postgres snapdiff_test

@@ -75,17 +75,17 @@ def phone_screen(accent, shifted=False, banner=False, width=390, height=844, pho
 
 class Server:
     """`snapdiff serve` on 127.0.0.1 and a port the kernel picks, over `baselines/` and
-    `.snapdiff/` in `workspace`, with `token`; stopped with SIGTERM (SIGINT is ignored by
+    `.snapdiff/` in `workspace`, with `token` and further `arguments`; stopped with SIGTERM (SIGINT is ignored by
     processes started in the background of a non-interactive shell)."""
 
-    def __init__(self, executable, workspace, token):
+    def __init__(self, executable, workspace, token, arguments=()):
         environment = dict(os.environ, SNAPDIFF_TOKEN=token)
         environment.pop("CI", None)
         self.log_path = os.path.join(workspace, "serve.log")
         self.log_file = open(self.log_path, "wb")
         self.process = subprocess.Popen(
             # A path is made absolute (the server runs in `workspace`); a bare name is looked up on PATH.
-            [os.path.abspath(executable) if os.sep in executable else executable, "serve", "--host", "127.0.0.1", "--port", "0", "--baselines", "baselines", "--data", ".snapdiff"],
+            [os.path.abspath(executable) if os.sep in executable else executable, "serve", "--host", "127.0.0.1", "--port", "0", "--baselines", "baselines", "--data", ".snapdiff", *arguments],
             cwd=workspace,
             env=environment,
             stdout=subprocess.PIPE,

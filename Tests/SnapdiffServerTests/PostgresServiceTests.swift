@@ -301,6 +301,20 @@ enum TestPostgres {
     try #require(psql.terminationStatus == 0, "psql on \(url): \(statement)")
   }
 
+  /// The one value `query` answers on `url` (`psql -tA`).
+  static func value(_ url: String, _ query: String) throws -> String {
+    let psql = Process()
+    psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    psql.arguments = ["psql", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", url, "-c", query]
+    let output = Pipe()
+    psql.standardOutput = output
+    try psql.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    psql.waitUntilExit()
+    try #require(psql.terminationStatus == 0, "psql on \(url): \(query)")
+    return text.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
   /// `scripts/postgres.sh pause|resume DIR`, through `system` (Foundation's `Process` waits for
   /// the end of pipes the started server inherits, so it never returns after `resume`).
   static func cluster(_ verb: String, _ directory: String) throws {

@@ -68,10 +68,10 @@ public struct Confinement: Sendable {
   }
 
   /// Writes `bytes` to `path` atomically (`FileIO.writeAtomically`), after `check`; the folder
-  /// itself is never replaced.
-  public func write(_ bytes: [UInt8], to path: String) throws {
+  /// itself is never replaced. `synced: false` skips the `fsync` (see `FileIO.writeAtomically`).
+  public func write(_ bytes: [UInt8], to path: String, synced: Bool = true) throws {
     try checkBelow(path)
-    try FileIO.writeAtomically(bytes, to: path)
+    try FileIO.writeAtomically(bytes, to: path, synced: synced)
   }
 
   /// Appends `bytes` to the file at `path` (created when missing) in one `write`, then

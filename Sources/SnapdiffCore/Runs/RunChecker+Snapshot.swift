@@ -3,12 +3,12 @@
 // baseline) and the record it leaves; `RunChecker.swift` walks the run over these.
 extension RunChecker {
   /// What a caller that received a frame has read of it already (`RunSession`): the frame's bytes
-  /// and, when it decoded them, its image; the baseline's bytes. Each is then read (and the frame
-  /// decoded) once per frame, not again here.
+  /// and, when it decoded them, its image; the baseline file it read. Each is then read (and the
+  /// frame decoded) once per frame, not again here.
   struct Received {
     var png: [UInt8]
     var image: RGBAImage?
-    var baseline: (path: String, bytes: [UInt8])?
+    var baseline: StampedFile?
   }
 
   /// Compares one snapshot; never throws: a problem becomes the snapshot's `error`. `renders`
@@ -31,9 +31,13 @@ extension RunChecker {
         record.baselineHash = try? baseline.map { try images.keepFile($0.path).hash }
         return record
       }
-      let kept = try baseline.map { try images.keepFile($0.path) }
-      let baselineBytes = kept?.bytes
-      record.baselineHash = kept?.hash
+      // The baseline the caller read already (the service compared its bytes with the frame's)
+      // is kept from those bytes: one read of the file per frame.
+      let baselineFile = try baseline.map { location in
+        try received?.baseline.flatMap { $0.path == location.path ? $0 : nil } ?? StampedFile(location.path)
+      }
+      let baselineBytes = baselineFile?.bytes
+      record.baselineHash = try baselineFile.map { try images.keep($0) }
       let comparison = try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
       if comparison.matchLevel != .strict { record.matchLevel = comparison.matchLevel }
       guard let baseline, let baselineBytes else {

@@ -33,16 +33,22 @@ public struct RunImages: Sendable {
   /// Reads the file at `path` and keeps it as `keep` does; returns its bytes and hash. A file
   /// unchanged since it was last hashed (a baseline) is not hashed again (`FileHashes`).
   public func keepFile(_ path: String) throws -> (bytes: [UInt8], hash: String) {
-    let stamp = FileHashes.Stamp(path)
-    let bytes = try FileIO.read(path)
-    let known = FileHashes.shared(for: blobs).hashAndOrigin(of: path, bytes: bytes, stampedBefore: stamp)
+    let file = try StampedFile(path)
+    return (file.bytes, try keep(file))
+  }
+
+  /// Keeps a file already read (`StampedFile`) as `keep` does, without reading it again; returns
+  /// its hash. One unchanged since it was last hashed (a baseline) is not hashed again
+  /// (`FileHashes`).
+  public func keep(_ file: StampedFile) throws -> String {
+    let known = FileHashes.shared(for: blobs).hashAndOrigin(of: file.path, bytes: file.bytes, stampedBefore: file.stamp)
     // A hash just computed from these bytes is not computed again to store them (a new data
     // folder hashed every file twice); a remembered one goes through put(_:rememberedHash:).
     let hash =
       known.computed
-      ? try blobs.put(bytes, computedHash: known.hash) : try blobs.put(bytes, rememberedHash: known.hash)
+      ? try blobs.put(file.bytes, computedHash: known.hash) : try blobs.put(file.bytes, rememberedHash: known.hash)
     try link(hash)
-    return (bytes, hash)
+    return hash
   }
 
   /// Links blob `hash` into the run folder (a folder that already has it is left alone).

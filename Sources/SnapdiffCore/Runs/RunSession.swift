@@ -99,16 +99,16 @@ public struct RunSession: Sendable {
     // Refused before anything is written or compared: the run's copies of a closed run's frames
     // must not change.
     try checkOpen()
-    try folder.withLock { try OpenRunKeys.shared.check(key, in: folder) }
+    // An early refusal of a colliding key, before anything is written: without the run's lock
+    // (a lock and an unlock more per frame on PostgreSQL); `record` checks again under it.
+    try OpenRunKeys.shared.check(key, in: folder)
     guard png != nil || tree != nil else { throw RunError("'\(rawKey)': send a PNG frame, an element tree, or both") }
     var received: RunChecker.Received?
     if let png {
       // A frame that cannot be decoded is refused before anything is recorded. One equal to its
       // baseline byte for byte (most frames of most runs) is compared without decoding, so its
       // header is enough here; another is decoded here once, and compared from that image.
-      let baseline = try store.locate(key).flatMap { location in
-        (try? FileIO.read(location.path)).map { (path: location.path, bytes: $0) }
-      }
+      let baseline = try store.locate(key).flatMap { try? StampedFile($0.path) }
       var image: RGBAImage?
       if baseline?.bytes == png {
         _ = try decoder.header(of: png, path: rawKey)
@@ -124,7 +124,11 @@ public struct RunSession: Sendable {
     let framePath: String
     if let png {
       framePath = base + ".png"
-      try confinement.write(png, to: framePath)
+      // Written atomically but not flushed to the disk (the `fsync` was 2–6 ms of a worker's
+      // time per frame, waiting): what must survive a crash of the machine is flushed before the
+      // answer, the verdict (the log) and the frame's bytes when the run keeps them (a failed or
+      // new frame's blob, by hash); an approval decodes this copy before it promotes it.
+      try confinement.write(png, to: framePath, synced: false)
       if let tree { try confinement.write(try tree.encoded(), to: base + ".tree.json") }
     } else {
       framePath = base + ".tree.json"
@@ -186,7 +190,7 @@ public struct RunSession: Sendable {
       throw RunError("'\(rawKey)': a skip needs a reason of 1 to 1000 bytes, on one line")
     }
     try checkOpen()
-    try folder.withLock { try OpenRunKeys.shared.check(key, in: folder) }
+    try OpenRunKeys.shared.check(key, in: folder)
     var snapshot = SnapshotRecord(key: key.rawValue, status: .skipped)
     snapshot.skipReason = reason
     let blobs = BlobStore.beside(runsDirectory: runsDirectory)

@@ -59,6 +59,7 @@ public struct SnapshotLog: SnapshotRecordStore {
       return 0
     }
     guard failure == 0 else { throw FileError.system(path: path, action: "append to", errorNumber: failure) }
+    FileAccessCounter.synced(path)
     #if canImport(Darwin)
       let synced = fsync(descriptor)
     #else

@@ -22,6 +22,20 @@ public protocol SnapshotRecordStore: Sendable {
 
   /// The position after the last whole record (0 for an empty or missing store).
   func end() throws -> Int
+
+  /// What a reader that follows the store asks each time: `records(after:)`, or `nil` when the
+  /// store now ends before `position` (it was replaced: read it again from the start). A store
+  /// that answers both in one request (a database) implements it; the others take `end()` then
+  /// `records(after:)`.
+  func recordsFollowing(_ position: Int) throws -> (records: [SnapshotRecord], end: Int)?
+}
+
+extension SnapshotRecordStore {
+  public func recordsFollowing(_ position: Int) throws -> (records: [SnapshotRecord], end: Int)? {
+    let end = try end()
+    guard end >= position else { return nil }
+    return end == position ? ([], position) : try records(after: position)
+  }
 }
 
 /// Where runs' records go in this process: each run folder's `snapshots.jsonl`, unless a backend

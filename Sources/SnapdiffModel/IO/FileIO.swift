@@ -10,6 +10,7 @@ public enum FileIO {
   ///
   /// - Throws: `FileError` when the file is missing, a directory, unreadable, or over `limit` bytes.
   public static func read(_ path: String, limit: Int = 1 << 34) throws(FileError) -> [UInt8] {
+    FileAccessCounter.read(path)
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw .system(path: path, action: "open") }
     defer { close(descriptor) }
@@ -112,7 +113,10 @@ public enum FileIO {
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw .system(path: path, action: "create a file beside it") }
     var failure = writeAll(bytes, to: descriptor)
-    if failure == 0 && synced && fsync(descriptor) != 0 { failure = errno }
+    if failure == 0 && synced {
+      FileAccessCounter.synced(path)
+      if fsync(descriptor) != 0 { failure = errno }
+    }
     if close(descriptor) != 0 && failure == 0 { failure = errno }
     if failure == 0 && rename(temporary, path) != 0 { failure = errno }
     if failure != 0 {
@@ -128,7 +132,10 @@ public enum FileIO {
     guard descriptor >= 0 else { throw .system(path: path, action: "open for appending") }
     defer { close(descriptor) }
     var failure = writeAll(bytes, to: descriptor)
-    if failure == 0 && fsync(descriptor) != 0 { failure = errno }
+    if failure == 0 {
+      FileAccessCounter.synced(path)
+      if fsync(descriptor) != 0 { failure = errno }
+    }
     if failure != 0 { throw .system(path: path, action: "append to", errorNumber: failure) }
   }
 

@@ -43,7 +43,10 @@ final class RunService: Sendable {
   /// PostgreSQL database (process-wide: `snapdiff serve` runs one service per process).
   func useDatabaseForRunsAndLocks() {
     guard let postgres else { return }
-    SnapshotRecordStores.backend = { runID in PostgresSnapshotRecords(database: postgres, runID: runID) }
+    let runsDirectory = configuration.runsDirectory
+    SnapshotRecordStores.backend = { runID in
+      PostgresSnapshotRecords(database: postgres, runID: runID, runsDirectory: runsDirectory)
+    }
     FileLock.coordinator = AdvisoryLocks(
       database: postgres, dataDirectory: configuration.dataDirectory, baselines: configuration.store.root)
   }

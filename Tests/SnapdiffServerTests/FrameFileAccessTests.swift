@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SnapdiffCore
+import Testing
+
+@testable import SnapdiffServer
+
+/// What a frame posted to the service reads from disk and waits for the disk to flush: counted
+/// (`FileAccessCounter`), not timed, so that a second read of a baseline or an `fsync` more per
+/// frame cannot come back unseen.
+@Suite("files a posted frame reads and flushes")
+struct FrameFileAccessTests {
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test(
+    "each frame reads its baseline once (a new frame none), never reads back its copy, and an equal frame flushes only the log"
+  )
+  func baselineReadOnceAndOneFlushPerEqualFrame() async throws {
+    try await withFixture { fixture in
+      let screen = ServerFixture.screen()
+      for key in ["files/equal", "files/changed"] { try fixture.writeBaseline(key, screen) }
+      let same = ServerFixture.png(screen)
+      let changed = ServerFixture.png(ServerFixture.screen([PixelRect(x: 3, y: 3, width: 4, height: 2)]))
+      let baselines = FileSystem.absolute(fixture.baselines)
+      let data = FileSystem.absolute(fixture.data)
+      try await fixture.test { client in
+        let run = try await client.openRun()
+        // Once before counting: the baseline becomes a blob (written and flushed once for all runs).
+        #expect(try await client.putFrame(run, "files/equal", same).status == .ok)
+        let runFolder = data + "/runs/" + run
+        let incoming = runFolder + "/" + RunSession.incomingDirectory + "/"
+        let log = runFolder + "/" + SnapshotLog.fileName
+        let store = FileAccessCounter(below: baselines)
+        let folders = FileAccessCounter(below: data)
+        defer {
+          store.stop()
+          folders.stop()
+        }
+        for _ in 0..<2 {
+          let response = try await client.putFrame(run, "files/equal", same)
+          #expect(response.status == .ok && response.json["status"] as? String == "passed", "\(response.text)")
+        }
+        // Equal frames (most frames of most runs): the verdict is the one thing flushed.
+        #expect(folders.syncs == [log: 2], "flushed for two equal frames: \(folders.syncs)")
+        let frames: [(key: String, png: [UInt8], status: String)] = [
+          ("files/changed", changed, "failed"), ("files/new", changed, "new"), ("files/changed", changed, "failed"),
+        ]
+        for frame in frames {
+          let response = try await client.putFrame(run, frame.key, frame.png)
+          #expect(response.status == .ok && response.json["status"] as? String == frame.status, "\(response.text)")
+        }
+        #expect(
+          store.reads == [baselines + "/files/equal.png": 2, baselines + "/files/changed.png": 2],
+          "reads in the store, for two frames of each key with a baseline: \(store.reads)")
+        #expect(store.syncs.isEmpty, "\(store.syncs)")
+        // The run's copies of the frames are written from the request's bytes, not flushed (the
+        // frame's blob is, when the run keeps it), and never read back.
+        #expect(folders.syncs[log] == 5, "\(folders.syncs)")
+        let copies =
+          folders.syncs.keys.filter { $0.hasPrefix(incoming) } + folders.reads.keys.filter { $0.hasPrefix(incoming) }
+        #expect(copies.isEmpty, "copies flushed or read back: \(copies)")
+      }
+    }
+  }
+}
