@@ -264,6 +264,23 @@ static int halves_for(uint32_t width, uint32_t height) {
   return (size_t)width * height >= CPNG_PARALLEL_MIN_PIXELS && height >= 2 ? 2 : 1;
 }
 
+/* Cuts the image's rows into the jobs of `halves_for` halves (the rest of each job zeroed):
+ * the first half's rows [0, height / 2), the second's the rest. Returns the number of halves. */
+static int split_rows(half_job jobs[2], const uint8_t *rgba, uint8_t *lines, uint32_t width,
+                      uint32_t height) {
+  memset(jobs, 0, 2 * sizeof *jobs);
+  int halves = halves_for(width, height);
+  uint32_t cut = halves == 2 ? height / 2 : height;
+  for (int i = 0; i < halves; i++) {
+    jobs[i].rgba = rgba;
+    jobs[i].lines = lines;
+    jobs[i].width = width;
+    jobs[i].first = i == 0 ? 0 : cut;
+    jobs[i].last = i == 0 ? cut : height;
+  }
+  return halves;
+}
+
 /*
  * Deflates the image in one or two halves, on two threads when it is large enough, and writes
  * the file: signature, IHDR, PLTE and tRNS for a palette, one IDAT, IEND. `lines` holds the
@@ -273,17 +290,8 @@ static int deflate_and_write(const uint8_t *rgba, const uint8_t *lines, int form
                              const palette *pal, uint32_t width, uint32_t height,
                              cpng_encoded *out) {
   half_job jobs[2];
-  memset(jobs, 0, sizeof jobs);
-  int halves = halves_for(width, height);
-  uint32_t cut = halves == 2 ? height / 2 : height;
-  for (int i = 0; i < halves; i++) {
-    jobs[i].rgba = rgba;
-    jobs[i].lines = (uint8_t *)lines;
-    jobs[i].width = width;
-    jobs[i].first = i == 0 ? 0 : cut;
-    jobs[i].last = i == 0 ? cut : height;
-    jobs[i].final = i == halves - 1;
-  }
+  int halves = split_rows(jobs, rgba, (uint8_t *)lines, width, height);
+  for (int i = 0; i < halves; i++) jobs[i].final = i == halves - 1;
   half_job *second = halves == 2 ? &jobs[1] : NULL;
   for (int i = 0; i < halves; i++) jobs[i].format = format;
   run_both(run_half_deflating, &jobs[0], second);
@@ -367,15 +375,7 @@ int cpng_encode_fast(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_
   if (!check_size(width, height, out)) return 0;
   const size_t pixels = (size_t)width * height;
   half_job jobs[2];
-  memset(jobs, 0, sizeof jobs);
-  int halves = halves_for(width, height);
-  uint32_t cut = halves == 2 ? height / 2 : height;
-  for (int i = 0; i < halves; i++) {
-    jobs[i].rgba = rgba;
-    jobs[i].width = width;
-    jobs[i].first = i == 0 ? 0 : cut;
-    jobs[i].last = i == 0 ? cut : height;
-  }
+  int halves = split_rows(jobs, rgba, NULL, width, height);
   half_job *second = halves == 2 ? &jobs[1] : NULL;
 
   /* 1. A palette, if the image has at most 256 colours: each half maps its rows, then the
@@ -413,7 +413,7 @@ int cpng_encode_fast(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_
           if (found != k) identity = 0;
         }
         if (fits && !identity) {
-          for (uint32_t y = cut; y < height; y++) {
+          for (uint32_t y = jobs[1].first; y < height; y++) {
             uint8_t *line = lines + (size_t)y * (width + 1) + 1;
             for (uint32_t x = 0; x < width; x++) line[x] = renumber[line[x]];
           }
