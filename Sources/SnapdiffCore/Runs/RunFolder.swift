@@ -93,6 +93,11 @@ public struct RunFolder: Sendable {
       return stored.applying(appended, end: end)
     }
     return try RunRecordCache.shared.record(at: log.path, after: recordPath) {
+      // `run.json` is read again here, after the cache stamped both files: the record read above
+      // may predate the stamp (a reviewer's `update` in between), and folding the log into it
+      // would keep that older record under the newer file's stamp, losing the update.
+      let stored = try loadStored()
+      guard stored.closedAt == nil else { return stored }
       let (records, end) = try log.records(after: stored.logPosition ?? 0)
       return stored.applying(records, end: end)
     }

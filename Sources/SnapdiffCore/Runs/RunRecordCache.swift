@@ -28,7 +28,9 @@ final class RunRecordCache: @unchecked Sendable {
   }
 
   /// An open run's record as `run.json` at `recordPath` and the log at `logPath` make it: the
-  /// cached one while neither file changed (a missing log is a state too), else made by `read`.
+  /// cached one while neither file changed (a missing log is a state too), else made by `read`,
+  /// which must read both files itself: the files are stamped before it is called, and a
+  /// record made from an earlier read would be kept under the newer stamp.
   func record(at logPath: String, after recordPath: String, read: () throws -> RunRecord) throws -> RunRecord {
     guard let identity = FileIdentity(recordPath) else { return try read() }
     return try record(
