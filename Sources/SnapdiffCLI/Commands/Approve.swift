@@ -91,7 +91,7 @@ extension Snapdiff {
     private func undoApprovals() throws {
       try reportingErrors {
         let resolved = try project.project()
-        let history = BaselineHistory(store: resolved.store, runsDirectory: resolved.runsDirectory)
+        let history = resolved.history
         for pattern in selectors.patterns {
           let key = try SnapshotKey(pattern)
           let entry = try history.undo(key, user: ApprovalLog.processUser)

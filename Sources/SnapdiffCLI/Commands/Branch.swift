@@ -55,7 +55,7 @@ extension Snapdiff {
       func run() throws {
         try reportingErrors {
           let resolved = try project.project()
-          let history = BaselineHistory(store: resolved.store, runsDirectory: resolved.runsDirectory)
+          let history = resolved.history
           let promoted = try BranchOverlay.merge(name, in: history, user: ApprovalLog.processUser, dryRun: dryRun)
           print(
             "\(dryRun ? "would merge" : "merged") branch \(name): \(promoted.count) baseline\(promoted.count == 1 ? "" : "s")"

@@ -26,7 +26,7 @@ extension Snapdiff {
       try reportingErrors {
         let resolved = try project.project()
         let key = try SnapshotKey(self.key)
-        let history = BaselineHistory(store: resolved.store, runsDirectory: resolved.runsDirectory)
+        let history = resolved.history
         let entries = try history.entries(for: key)
         if json {
           for entry in entries { print(String(decoding: try entry.jsonLine().dropLast(), as: UTF8.self)) }

@@ -42,4 +42,8 @@ package struct Project {
   package var store: BaselineStore
   /// `.snapdiff/runs` in the working folder, or beside the config file.
   package var runsDirectory: String
+
+  /// The store's approval log and the runs that name its blobs (`history`, `approve --undo`,
+  /// `branch merge`).
+  package var history: BaselineHistory { BaselineHistory(store: store, runsDirectory: runsDirectory) }
 }
