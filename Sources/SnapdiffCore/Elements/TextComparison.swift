@@ -37,7 +37,7 @@ public struct TextComparison: Sendable {
   public var maxCoverageChange: Double
   /// How far, in pixels, the ink may move inside its frame, across and down (the displacement
   /// that best aligns its column and row profiles where the pixels differ: `InkComparison`).
-  /// Default 0.75: under every text noise of the verdicts corpora (782 boxes with unchanged
+  /// Default 0.75: under every text noise of the verdicts corpora (747 boxes with unchanged
   /// labels, lines up to 362 px wide) it is at most 0.35 px across and 0.59 px down; a title
   /// moved one pixel inside its button, plainly or under text noise, measures 0.92–1.30 px.
   /// (The ink's weighted centre, measured before, drifted up to 1.4 px along a line under
