@@ -13,7 +13,7 @@ import Testing
 struct FrameFileAccessTests {
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(
-    "each frame reads its baseline once (a new frame none), never reads back its copy, and an equal frame flushes only the log"
+    "each frame reads its baseline once (a new frame none), never reads back its copy, an equal frame flushes only the log and resolves no path, a diff image is written once"
   )
   func baselineReadOnceAndOneFlushPerEqualFrame() async throws {
     try await withFixture { fixture in
@@ -42,6 +42,13 @@ struct FrameFileAccessTests {
         }
         // Equal frames (most frames of most runs): the verdict is the one thing flushed.
         #expect(folders.syncs == [log: 2], "flushed for two equal frames: \(folders.syncs)")
+        // No path is resolved from `/` (a failing `readlink` per folder on the way: about 45 a
+        // frame, when each run folder, store and blob store resolved its root), and no folder
+        // that is there is asked for again.
+        #expect(
+          folders.resolutions.isEmpty && store.resolutions.isEmpty,
+          "resolved for two equal frames: \(folders.resolutions) \(store.resolutions)")
+        #expect(folders.folderCreations.isEmpty, "folders asked for: \(folders.folderCreations)")
         let frames: [(key: String, png: [UInt8], status: String)] = [
           ("files/changed", changed, "failed"), ("files/new", changed, "new"), ("files/changed", changed, "failed"),
         ]
@@ -59,6 +66,20 @@ struct FrameFileAccessTests {
         let copies =
           folders.syncs.keys.filter { $0.hasPrefix(incoming) } + folders.reads.keys.filter { $0.hasPrefix(incoming) }
         #expect(copies.isEmpty, "copies flushed or read back: \(copies)")
+        // A failed frame's diff image is written and flushed once, as its blob: `diff/<key>.png`
+        // is another name for that file (the blob, its link in `images/` and this one).
+        let diffCopies = folders.syncs.keys.filter { $0.hasPrefix(runFolder + "/diff/") }
+        #expect(diffCopies.isEmpty, "diff images written twice: \(diffCopies)")
+        let diffFile = try FileManager.default.attributesOfItem(atPath: runFolder + "/diff/files/changed.png")
+        #expect(diffFile[.referenceCount] as? Int == 3, "\(diffFile)")
+        // A key in a new folder: that folder alone is made, not every folder on its way.
+        let made = FileAccessCounter(below: runFolder)
+        defer { made.stop() }
+        #expect(try await client.putFrame(run, "files/deep/new", changed).status == .ok)
+        #expect(
+          made.folderCreations[incoming + "files/deep"] == 1 && made.folderCreations[incoming + "files"] == nil
+            && made.folderCreations[runFolder + "/" + RunSession.incomingDirectory] == nil,
+          "\(made.folderCreations)")
       }
     }
   }

@@ -244,8 +244,13 @@ public struct BaselineStore: Sendable {
   }
 
   /// Refuses a baseline that is, or lies under, a link leading outside the store.
+  /// By the confinement's rule (every link on the way resolves inside the store): an `lstat` per
+  /// folder below the store, and a `realpath` only where there is a link, rather than resolving
+  /// the whole path from `/` (twice per frame in the service, a failing `readlink` per folder).
   private func checkInside(_ path: String) throws(FileError) {
-    guard let real = FileSystem.resolved(path), real != confinement.realRoot, confinement.isInside(real) else {
+    do {
+      try confinement.check(path)
+    } catch {
       throw FileError(path: path, message: "is a symbolic link that leads outside the baseline store")
     }
   }

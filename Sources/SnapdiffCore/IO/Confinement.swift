@@ -1,8 +1,9 @@
 /// The rule that keeps every write, rename and removal inside one folder (the baseline store, a
 /// run folder), even when folders inside it are symbolic links.
 ///
-/// The folder's real path is resolved once; a folder that is itself a symbolic link *is* the
-/// folder (its target is where everything goes). Before anything is created, written, renamed
+/// The folder's real path is resolved when a link is met on the way (never, for most paths); a
+/// folder that is itself a symbolic link *is* the folder (its target is where everything goes).
+/// Before anything is created, written, renamed
 /// or removed, the target's path is walked from the folder down, and every component that is a
 /// symbolic link must resolve inside the folder's real path. A link that leads out, or that
 /// leads nowhere (it could be created outside later), is refused with `StoreEscapeError`.
@@ -18,21 +19,23 @@ public struct Confinement: Sendable {
   /// The folder, absolute (textually normalised; links not resolved).
   public let root: String
   /// The folder's real path: links resolved, including a link at the folder itself. A folder
-  /// that does not exist yet is resolved as far as it exists.
-  public let realRoot: String
+  /// that does not exist yet is resolved as far as it exists. Resolved on each use, not when the
+  /// confinement is made: a service frame makes several (its run folder, the store, the blob
+  /// store) and resolving each root was about 45 failing `readlink`s per frame, while only a
+  /// path with a symbolic link on it needs the real root.
+  public var realRoot: String { Self.realPath(of: root) }
   /// What the folder is, for messages.
   public let place: String
 
   public init(root: String, place: String) {
     self.root = FileSystem.absolute(root)
-    self.realRoot = Self.realPath(of: self.root)
     self.place = place
   }
 
   /// Refuses `path` when it lies outside the folder or when a symbolic link on the way (the
   /// final component included) leads outside the folder's real path or nowhere.
   ///
-  /// - Complexity: one `lstat` per component below the folder, one `realpath` per link.
+  /// - Complexity: one `lstat` per component below the folder, two `realpath`s per link.
   public func check(_ path: String) throws(StoreEscapeError) {
     let absolute = FileSystem.absolute(path)
     // On bytes: `/` followed by a combining mark is one `Character` (see `PathText`).
@@ -88,6 +91,13 @@ public struct Confinement: Sendable {
     try checkBelow(path)
     if FileSystem.hardLink(source, to: path) { return }
     try FileIO.writeAtomically(FileIO.read(source), to: path)
+  }
+
+  /// Makes `path` a hard link to the file at `source`, replacing what is there atomically, after
+  /// `check` (`FileIO.replaceWithLink`): a second name in the folder for bytes written once.
+  public func replaceWithLink(to source: String, at path: String) throws {
+    try checkBelow(path)
+    try FileIO.replaceWithLink(to: source, at: path)
   }
 
   /// Removes the file (or empty folder) at `path`, after `check`; missing is fine. The folder

@@ -42,7 +42,7 @@ public enum FileLock {
   /// The locks of other machines, when the process shares its folders with them (set once, at
   /// start-up, by `snapdiff serve --database postgres://…`); `nil`: `flock` alone.
   public static var coordinator: (any CrossProcessLocks)? {
-    get { coordinatorBox.withLock { $0 } }
+    get { coordinatorBox.current }
     set { coordinatorBox.withLock { $0 = newValue } }
   }
 
@@ -65,4 +65,11 @@ final class LockedValue<Value>: @unchecked Sendable {
   init(_ value: Value) { self.value = value }
 
   func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
+
+  /// The value now. Read it here, never as `withLock { $0 }`: when `Value` holds a function,
+  /// passing it `inout` through the generic `withLock` stores it back wrapped in two more
+  /// reabstraction thunks on every read, so each call of the function went through more of them
+  /// (`SnapshotRecordStores.backend`, read several times a frame, cost a PostgreSQL service more
+  /// CPU per frame the more frames it had taken, and would in the end have run out of stack).
+  var current: Value { lock.withLock { value } }
 }

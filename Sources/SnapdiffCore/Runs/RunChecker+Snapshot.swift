@@ -9,6 +9,15 @@ extension RunChecker {
     var png: [UInt8]
     var image: RGBAImage?
     var baseline: StampedFile?
+    /// Whether `png` is `baseline`'s bytes, as the caller found when it compared them.
+    var isBaselineBytes = false
+
+    /// Whether the frame's bytes are the baseline's at `path` (`nil`: the caller read another
+    /// file, or none): a frame's bytes are compared with its baseline's once.
+    func isBaseline(at path: String) -> Bool? {
+      guard let baseline, baseline.path == path else { return nil }
+      return isBaselineBytes
+    }
   }
 
   /// Compares one snapshot; never throws: a problem becomes the snapshot's `error`. `renders`
@@ -95,7 +104,7 @@ extension RunChecker {
     var record = record
     let currentBytes = try received?.png ?? FileIO.read(currentPath)
     record.current = folder.relative(currentPath)
-    if baselineBytes == currentBytes {
+    if received?.isBaseline(at: baseline.path) ?? (baselineBytes == currentBytes) {
       // Byte-identical files: check the header (a broken file is still an error), skip decoding.
       let header = try decoder.header(of: currentBytes, path: currentPath)
       record.currentHash = record.baselineHash
@@ -173,12 +182,14 @@ extension RunChecker {
     let bytes = try png()
     record.currentHash = try images.keep(bytes)
     record.current = folder.relative(try keepCopy(of: current, png: bytes, key: key, in: folder))
+    // The diff image is written once, as its blob; `diff/<key>.png` is a second name for it (a
+    // second write and `fsync` of the same bytes cost the service a worker's wait per frame).
+    let diffHash = try images.keep(try diffPNG())
     let diffPath = folder.diffPath(for: key)
     try folder.confinement.createFolders(containing: diffPath)
-    let diffPNG = try diffPNG()
-    try folder.confinement.write(diffPNG, to: diffPath)
+    try folder.confinement.replaceWithLink(to: blobs.path(of: diffHash), at: diffPath)
     record.diff = folder.relative(diffPath)
-    record.diffHash = try images.keep(diffPNG)
+    record.diffHash = diffHash
     if let hash = changeHash, try store.rejectedChanges(at: baseline).contains(hash) {
       record.previouslyRejected = true
     }

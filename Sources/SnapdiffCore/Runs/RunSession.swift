@@ -110,12 +110,13 @@ public struct RunSession: Sendable {
       // header is enough here; another is decoded here once, and compared from that image.
       let baseline = try store.locate(key).flatMap { try? StampedFile($0.path) }
       var image: RGBAImage?
-      if baseline?.bytes == png {
+      let isBaselineBytes = baseline?.bytes == png
+      if isBaselineBytes {
         _ = try decoder.header(of: png, path: rawKey)
       } else {
         image = try measured(.decode, by: observer) { try decoder.decode(png, path: rawKey) }
       }
-      received = RunChecker.Received(png: png, image: image, baseline: baseline)
+      received = RunChecker.Received(png: png, image: image, baseline: baseline, isBaselineBytes: isBaselineBytes)
     }
     let base = incoming + "/" + key.relativePath(suffix: "")
     let confinement = folder.confinement

@@ -43,7 +43,7 @@ extension SnapshotRecordStore {
 public enum SnapshotRecordStores {
   /// The store of run `id` in a backend other than the run folder; `nil`: the folder's log.
   public static var backend: (@Sendable (_ runID: String) -> any SnapshotRecordStore)? {
-    get { box.withLock { $0 } }
+    get { box.current }
     set { box.withLock { $0 = newValue } }
   }
 

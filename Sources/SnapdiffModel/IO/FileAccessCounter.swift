@@ -1,8 +1,10 @@
-/// Counts the whole-file reads (`FileIO.read`) and the flushes to the disk (`fsync` in
-/// `FileIO.writeAtomically` and `FileIO.append`, and the snapshot log's) of the files below one
-/// folder while it is started: how a test pins that a request reads a file once, not twice, and
-/// waits for the disk only where it must (savings that would otherwise regress unseen: no timing
-/// shows 2 ms among 30). With no counter started, an access pays one lock and an empty check.
+/// Counts the whole-file reads (`FileIO.read`), the flushes to the disk (`fsync` in
+/// `FileIO.writeAtomically` and `FileIO.append`, and the snapshot log's), the paths resolved to
+/// their real path (`FileSystem.resolved`: a `readlink` per component) and the folders asked
+/// for with `mkdir` (`FileSystem.createDirectories`) below one folder while it is started: how a
+/// test pins that a request reads a file once, not twice, and waits for the disk or walks a path
+/// only where it must (savings that would otherwise regress unseen: no timing shows 2 ms among
+/// 30). With no counter started, an access pays one lock and an empty check.
 ///
 /// ```swift
 /// let files = FileAccessCounter(below: store.root)
@@ -15,6 +17,8 @@ public final class FileAccessCounter: @unchecked Sendable {
   public let folder: String
   private var readCounts: [String: Int] = [:]
   private var syncCounts: [String: Int] = [:]
+  private var resolutionCounts: [String: Int] = [:]
+  private var folderCreationCounts: [String: Int] = [:]
   private let lock = Lock()
 
   /// Starts counting accesses to the files below `folder` (an absolute path, as the accesses
@@ -36,6 +40,13 @@ public final class FileAccessCounter: @unchecked Sendable {
   /// with how many times.
   public var syncs: [String: Int] { lock.withLock { syncCounts } }
 
+  /// Every path resolved to its real path since the counter started, with how many times.
+  public var resolutions: [String: Int] { lock.withLock { resolutionCounts } }
+
+  /// Every folder a `mkdir` was asked for since the counter started (made, or there already),
+  /// with how many times.
+  public var folderCreations: [String: Int] { lock.withLock { folderCreationCounts } }
+
   /// Notes a whole-file read of `path` (`FileIO.read`).
   package static func read(_ path: String) {
     note(path) { $0.readCounts[path, default: 0] += 1 }
@@ -44,6 +55,16 @@ public final class FileAccessCounter: @unchecked Sendable {
   /// Notes a flush of the file at `path` to the disk.
   package static func synced(_ path: String) {
     note(path) { $0.syncCounts[path, default: 0] += 1 }
+  }
+
+  /// Notes that `path` was resolved to its real path (`FileSystem.resolved`).
+  package static func resolved(_ path: String) {
+    note(path) { $0.resolutionCounts[path, default: 0] += 1 }
+  }
+
+  /// Notes a `mkdir` of `path` (`FileSystem.createDirectories`).
+  package static func createdFolder(_ path: String) {
+    note(path) { $0.folderCreationCounts[path, default: 0] += 1 }
   }
 
   private static func note(_ path: String, _ count: (FileAccessCounter) -> Void) {

@@ -125,6 +125,22 @@ public enum FileIO {
     }
   }
 
+  /// Makes `path` a hard link to the file at `source`, replacing what is there atomically (a
+  /// reader sees the old file or the new one, never none): a second name for bytes already
+  /// written, not a second write. Where no link can be made (another file system, one without
+  /// hard links) the bytes are copied, atomically and not flushed.
+  public static func replaceWithLink(to source: String, at path: String) throws(FileError) {
+    let temporary = temporaryPath(beside: path)
+    guard link(source, temporary) == 0 else {
+      return try writeAtomically(read(source), to: path, synced: false)
+    }
+    let failure = rename(temporary, path) == 0 ? 0 : errno
+    // When `path` already was a link to `source`, rename(2) does nothing and the temporary name
+    // stays: removed either way.
+    unlink(temporary)
+    if failure != 0 { throw .system(path: path, action: "replace", errorNumber: failure) }
+  }
+
   /// Appends `bytes` to `path` (created when missing) with `O_APPEND`, so lines that writers
   /// append at once never interleave, then `fsync`s.
   public static func append(_ bytes: [UInt8], to path: String) throws(FileError) {

@@ -40,11 +40,24 @@ public enum FileSystem {
   public static func createDirectories(_ path: String) throws(FileError) {
     if isDirectory(path) { return }
     var built = path.utf8.first == UInt8(ascii: "/") ? "" : "."
-    for component in PathText.components(path) {
+    let folders = PathText.components(path).map { component in
       built += "/" + component
-      if mkdir(built, 0o755) != 0 && errno != EEXIST {
-        throw .system(path: built, action: "create the folder")
-      }
+      return built
+    }
+    // From the deepest folder that exists down: a frame's new folder in a run is one `mkdir`,
+    // not one per component of its path (seven that failed with EEXIST, for each frame).
+    var existing = folders.count
+    while existing > 0 {
+      let folder = folders[existing - 1]
+      FileAccessCounter.createdFolder(folder)
+      if mkdir(folder, 0o755) == 0 || errno == EEXIST { break }
+      guard errno == ENOENT else { throw .system(path: folder, action: "create the folder") }
+      existing -= 1
+    }
+    // `folders[existing - 1]` is there now; the ones below it are made in order.
+    for folder in folders.dropFirst(existing) {
+      FileAccessCounter.createdFolder(folder)
+      if mkdir(folder, 0o755) != 0 && errno != EEXIST { throw .system(path: folder, action: "create the folder") }
     }
     guard isDirectory(path) else {
       throw FileError(path: path, message: "exists and is not a folder")
@@ -166,6 +179,7 @@ public enum FileSystem {
 
   /// The real path with every symbolic link resolved, or `nil` when it does not exist.
   public static func resolved(_ path: String) -> String? {
+    FileAccessCounter.resolved(path)
     guard let pointer = realpath(path, nil) else { return nil }
     defer { free(pointer) }
     return String(cString: pointer)
