@@ -92,6 +92,40 @@ struct PerformancePathTests {
     }
   }
 
+  /// Runs of Paeth rows (unfiltered two at a time, the second two pixels behind the first) and
+  /// of RGB None, Sub and Up rows (four pixels at a time), odd heights so that a pair meets the
+  /// last row, widths around the four-pixel steps: the same pixels as libpng.
+  @Test(
+    "fast decode path equals libpng on runs of Paeth rows and on RGB rows four pixels at a time", arguments: [2, 6])
+  func fastPathOnRowRuns(_ colorType: UInt8) throws {
+    var slow = PNGDecoder()
+    slow.usesFastPath = false
+    var random = SystemRandomNumberGenerator()
+    let channels = colorType == 2 ? 3 : 4
+    for (width, height) in [(1, 3), (2, 5), (3, 4), (4, 7), (5, 9), (7, 3), (33, 21), (301, 45)] {
+      let builder = PNGFileBuilder(width: width, height: height, colorType: colorType, bitDepth: 8) { _, _, _ in 0 }
+      var rows: [UInt8] = []
+      for y in 0..<height {
+        // Paeth runs of 2, 3, 1 and 4 rows between None, Sub and Up rows.
+        let filters: [UInt8] = [4, 4, 2, 4, 4, 4, 0, 4, 1, 4, 4, 4, 4, 2, 1, 0]
+        rows.append(filters[y % filters.count])
+        for _ in 0..<(width * channels) {
+          rows.append(
+            y % 2 == 0 ? UInt8.random(in: 0...255, using: &random) : UInt8.random(in: 0...3, using: &random) &- 1)
+        }
+      }
+      var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" {
+        bytes += PNGBytes.chunk(type, data)
+      }
+      bytes += PNGBytes.chunk("IDAT", PNGBytes.zlibStored(rows))
+      bytes += PNGBytes.chunk("IEND", [])
+      let fast = try PNGDecoder().decode(bytes, path: "x.png")
+      let reference = try slow.decode(bytes, path: "x.png")
+      #expect(fast == reference, "\(width)×\(height), colour type \(colorType)")
+    }
+  }
+
   /// The zlib stream's edges, where the whole-stream inflater (libdeflate) and the streaming one
   /// (zlib) must both hand over to libpng or agree with it: more image data than the image,
   /// less, bytes after the Adler-32, the stream split across chunks anywhere (the trailer too),

@@ -24,6 +24,11 @@ struct FrameOptionGroup: ParsableArguments {
   var layoutTolerance: Double?
 
   func selectors() throws -> [ElementSelector] {
+    try Self.selectors(ignoreElements)
+  }
+
+  /// The `--ignore-element` values as selectors.
+  static func selectors(_ ignoreElements: [String]) throws -> [ElementSelector] {
     try ignoreElements.map { text throws(ConfigurationError) in try ElementSelector(text) }
   }
 

@@ -88,9 +88,21 @@ public struct PixelDiff: Sendable {
     if baseline.size == current.size && baseline.pixelCount == 0 {
       counts.identical = true
     } else if baseline.size == current.size {
-      let identical = baseline.pixels.withUnsafeBytes { a in
-        current.pixels.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
-      }
+      // Counting (no drawing) visits only the rows that differ, found on two threads; drawing
+      // visits every pixel, and needs only to know whether any differs.
+      let differingRows =
+        drawing
+        ? nil
+        : baseline.pixels.withUnsafeBytes { a in
+          current.pixels.withUnsafeBytes { b in
+            DifferingRows(a.baseAddress!, b.baseAddress!, rowBytes: width &* 4, height: height)
+          }
+        }
+      let identical =
+        differingRows?.noneDiffer
+        ?? baseline.pixels.withUnsafeBytes { a in
+          current.pixels.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
       counts.identical = identical
       baseline.pixels.withUnsafeBytes { a in
         current.pixels.withUnsafeBytes { b in
@@ -102,7 +114,7 @@ public struct PixelDiff: Sendable {
             if identical {
               kernel.drawUnchanged()
             } else {
-              kernel.scan(&counts, &regions)
+              kernel.scan(&counts, &regions, differingRows: differingRows)
             }
           }
         }
@@ -294,18 +306,21 @@ struct DiffKernel {
     }
   }
 
-  func scan(_ counts: inout DiffCounts, _ regions: inout DiffRegions) {
-    // With nothing to draw for unchanged pixels, a row that is byte-equal costs one memcmp.
+  /// Compares every pixel, or with nothing to draw for unchanged pixels, those of the rows that
+  /// differ: the rows `differingRows` marks when given, else a row that is byte-equal costs one
+  /// `memcmp`.
+  func scan(_ counts: inout DiffCounts, _ regions: inout DiffRegions, differingRows: DifferingRows? = nil) {
     let skipEqualRows = grayOutput == nil
     let rowBytes = width &* 4
     var perceptual = PerceptualDelta(active: matchLevel == .perceptual)
     for y in 0..<height {
       let rowStart = y &* width
-      if skipEqualRows
-        && memcmp(
-          a.base + rowStart &* 4, b.base + rowStart &* 4, rowBytes) == 0
-      {
-        continue
+      if skipEqualRows {
+        if let differingRows {
+          if !differingRows.flags[y] { continue }
+        } else if memcmp(a.base + rowStart &* 4, b.base + rowStart &* 4, rowBytes) == 0 {
+          continue
+        }
       }
       mask.forEachSegment(row: y, width: width) { start, end, ignored in
         scanSegment(y: y, from: start, to: end, ignored: ignored, &counts, &regions, &perceptual)

@@ -1,0 +1,152 @@
+import ArgumentParser
+import SnapdiffCore
+
+/// What `snapdiff compare` does once its arguments are known: compares one pair of frames,
+/// prints the verdict (or JSON) and fails with exit status 1 when they differ beyond tolerance.
+/// Both ways in run it: the parsed `Compare` command, and `Snapdiff.launch`'s plain form
+/// (`compare A B`, `compare A B --diff D`), which skips argument-parser's reflection.
+struct ComparePair {
+  var baseline: String
+  var current: String
+  var diffPath: String?
+  var options: DiffOptions
+  var decoder: PNGDecoder
+  var ignoreElements: [String]
+  var matchLevel: MatchLevel?
+  var layoutTolerance: Double?
+  var json: Bool
+
+  /// The pair `arguments` name when they are exactly `compare BASELINE CURRENT` or
+  /// `compare BASELINE CURRENT --diff PATH`, with no value that argument-parser would read
+  /// otherwise (a leading `-`, `help`, an empty string), else `nil`: those go to the parser,
+  /// whose help, errors and exit statuses stay the only ones. What the plain form runs is what
+  /// the parser builds from the same words: every option at its default.
+  static func plainForm(_ arguments: [String]) -> ComparePair? {
+    guard arguments.first == "compare", arguments.count == 3 || arguments.count == 5 else { return nil }
+    let values = arguments.count == 3 ? arguments[1...] : [arguments[1], arguments[2], arguments[4]]
+    guard arguments.count == 3 || arguments[3] == "--diff",
+      values.allSatisfy({ !$0.isEmpty && !$0.hasPrefix("-") && $0 != "help" })
+    else { return nil }
+    return ComparePair(
+      baseline: arguments[1], current: arguments[2], diffPath: arguments.count == 5 ? arguments[4] : nil,
+      options: DiffOptions(), decoder: PNGDecoder(), ignoreElements: [], matchLevel: nil,
+      layoutTolerance: nil, json: false)
+  }
+
+  /// Whether element trees take part: a tree given, a tree beside a PNG, element masks, or the
+  /// layout level. Otherwise two PNGs go the fast path.
+  private var usesFrames: Bool {
+    Frame.isTree(baseline) || Frame.isTree(current) || !ignoreElements.isEmpty || matchLevel == .layout
+      || Frame.treeFile(besidePNG: baseline) != nil || Frame.treeFile(besidePNG: current) != nil
+  }
+
+  /// Compares, prints, and throws `ExitCode.failure` when the pair fails (`ExitCode(2)` after
+  /// an error message for a file that cannot be read or decoded).
+  func run() throws {
+    var options = self.options
+    options.matchLevel = matchLevel ?? .strict
+    let verdict: Verdict = try reportingErrors {
+      guard usesFrames else {
+        let comparison = FileComparison(options: options, decoder: decoder)
+        let outcome = try comparison.compare(baseline: baseline, current: current, diffPath: diffPath)
+        return Verdict(result: outcome.result, passed: outcome.result.passed, diffPath: outcome.diffPath)
+      }
+      let decoder = self.decoder
+      let frames = try [baseline, current].map { path throws -> Frame in try Frame.load(path, decoder: decoder) }
+      let comparison = FrameComparison(
+        options: options, selectors: try FrameOptionGroup.selectors(ignoreElements),
+        matchLevel: matchLevel ?? .strict, layoutTolerance: layoutTolerance ?? 1)
+      let outcome = try comparison.compare(frames[0], frames[1])
+      // Not synced, as FileComparison's: a diff image is made again on request.
+      if let diffPath { try outcome.writeDiffImage(to: diffPath, synced: false) }
+      for selector in outcome.unmatchedSelectors {
+        Console.warning("--ignore-element '\(selector)' matched no element: it masks nothing")
+      }
+      return Verdict(
+        result: outcome.result, passed: outcome.passed, diffPath: diffPath, layout: outcome.layout,
+        text: outcome.text, unmatchedSelectors: outcome.unmatchedSelectors)
+    }
+    if json {
+      print(jsonReport(verdict).serialized(pretty: true))
+    } else {
+      print(self.verdict(verdict))
+    }
+    if !verdict.passed { throw ExitCode.failure }
+  }
+
+  /// What one comparison found, with or without element trees.
+  struct Verdict {
+    var result: DiffResult
+    var passed: Bool
+    var diffPath: String?
+    var layout: [LayoutComparison.Change]? = nil
+    var text: [TextComparison.Change]? = nil
+    var unmatchedSelectors: [String] = []
+  }
+
+  private func jsonReport(_ verdict: Verdict) -> JSONValue {
+    var members: [(String, JSONValue)] = [("baseline", .string(baseline)), ("current", .string(current))]
+    members += verdict.result.jsonMembers.map { $0.0 == "passed" ? ("passed", .bool(verdict.passed)) : $0 }
+    members.append(("matchLevel", .string((matchLevel ?? .strict).rawValue)))
+    members.append(("diff", verdict.diffPath.map(JSONValue.string) ?? .null))
+    if let layout = verdict.layout { members.append(("layout", .array(layout.map(\.json)))) }
+    if let text = verdict.text { members.append(("text", .array(text.map(\.json)))) }
+    if !verdict.unmatchedSelectors.isEmpty {
+      members.append(("unmatchedSelectors", .array(verdict.unmatchedSelectors.map(JSONValue.string))))
+    }
+    return .object(members)
+  }
+
+  private func verdict(_ outcome: Verdict) -> String {
+    let result = outcome.result
+    var lines: [String] = []
+    if matchLevel == .layout, let layout = outcome.layout {
+      let count = layout.count
+      lines.append(
+        outcome.passed
+          ? "PASS  layout unchanged (\(result.differentPixels) pixels differ in colour or content)"
+          : "FAIL  layout: \(count) change\(count == 1 ? "" : "s")")
+      for change in layout { lines.append("      \(change.sentence)") }
+      if let path = outcome.diffPath { lines.append("      diff image: \(path)") }
+      return lines.joined(separator: "\n")
+    }
+    let size = "\(result.baselineSize)"
+    // What failed besides the pixels (text-aware, the trees' layout), for the first line.
+    let changed = [
+      outcome.text?.isEmpty == false ? "text" : nil, outcome.layout?.isEmpty == false ? "layout" : nil,
+    ].compactMap { $0 }.joined(separator: " and ")
+    if result.identical && outcome.passed {
+      lines.append("PASS  identical (\(size)): \(baseline) and \(current)")
+    } else if result.identical {
+      lines.append("FAIL  identical pixels (\(size)), but the \(changed.isEmpty ? "frames" : changed) changed")
+    } else {
+      let word = outcome.passed ? "PASS " : "FAIL "
+      var line = word + " "
+      line += DifferenceWording.sentence(
+        differentPixels: result.differentPixels, totalPixels: result.totalPixels,
+        differentRatio: result.differentRatio, regions: result.regions,
+        baselineSize: result.baselineSize, currentSize: result.currentSize)
+      var notCounted: [String] = []
+      if result.antialiasedPixels > 0 {
+        notCounted.append("\(ReportFormat.count(result.antialiasedPixels)) anti-aliased")
+      }
+      if result.ignoredPixels > 0 {
+        notCounted.append("\(ReportFormat.count(result.ignoredPixels)) ignored")
+      }
+      if !notCounted.isEmpty { line += "; not counted: " + notCounted.joined(separator: ", ") }
+      if outcome.passed && result.differentPixels > 0 { line += "; within tolerance" }
+      // The pixels alone would pass: say at once what failed (the lines below say how).
+      if !outcome.passed && result.passed && !changed.isEmpty { line += "; the \(changed) changed" }
+      lines.append(line)
+    }
+    if let conversion = result.colorConversion { lines.append("      " + conversion.sentence) }
+    if let layout = outcome.layout, !layout.isEmpty {
+      lines.append("      layout: " + layout.map(\.sentence).joined(separator: "; "))
+    }
+    if let text = outcome.text, !text.isEmpty {
+      lines.append("      text: " + text.map(\.sentence).joined(separator: "; "))
+    }
+    if let path = outcome.diffPath { lines.append("      diff image: \(path)") }
+    return lines.joined(separator: "\n")
+  }
+}
