@@ -16,7 +16,7 @@ struct KeyCollisionServerTests {
     try await withFixture { fixture in
       var configuration = fixture.configuration()
       configuration.recordMode = .missing
-      try await LoopbackServerTests.withServer(configuration) { port in
+      try await withLoopbackServer(configuration) { port in
         let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(30)))
         client.connect()
         func send(_ uri: String, _ method: HTTPRequest.Method, _ headers: HTTPFields, _ body: ByteBuffer) async throws

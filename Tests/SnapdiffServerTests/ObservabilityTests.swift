@@ -19,7 +19,7 @@ struct ObservabilityTests {
       let equal = ServerFixture.screen()
       try fixture.writeBaseline("m/equal", equal)
       try fixture.writeBaseline("m/changed", equal)
-      try await LoopbackServerTests.withServer(fixture.configuration()) { port in
+      try await withLoopbackServer(fixture.configuration()) { port in
         let before = try await Self.metrics(port)
         #expect(Self.value(before, "snapdiff_frames_received_total") == 0)
         #expect(Self.value(before, "snapdiff_open_runs") == 0)

@@ -23,7 +23,7 @@ struct ServiceCheckerTests {
   func suiteThroughService() async throws {
     try await withFixture { fixture in
       try fixture.writeBaseline(Self.key, ServerFixture.screen(), tree: ServerFixture.tree)
-      try await LoopbackServerTests.withServer(fixture.configuration(token: Self.token)) { port in
+      try await withLoopbackServer(fixture.configuration(token: Self.token)) { port in
         let url = "http://127.0.0.1:\(port)"
         let screen = ServerFixture.screen()
         let clockChanged = ServerFixture.screen([PixelRect(x: 1, y: 1, width: 8, height: 4)])
@@ -105,7 +105,7 @@ struct ServiceCheckerTests {
   func controllerThroughService() async throws {
     try await withFixture { fixture in
       try fixture.writeBaseline(Self.key, ServerFixture.screen(), tree: ServerFixture.tree)
-      try await LoopbackServerTests.withServer(fixture.configuration(token: Self.token)) { port in
+      try await withLoopbackServer(fixture.configuration(token: Self.token)) { port in
         let url = "http://127.0.0.1:\(port)"
         // A run opened beforehand, as a CI script does with curl, then named to the checker.
         let body = #"{"name": "ci"}"#
@@ -167,7 +167,7 @@ struct ServiceCheckerTests {
     #expect(badAddress?.message.hasPrefix("'127.0.0.1:8080' is not the address of a snapdiff service") == true)
 
     try await withFixture { fixture in
-      try await LoopbackServerTests.withServer(fixture.configuration(token: Self.token)) { port in
+      try await withLoopbackServer(fixture.configuration(token: Self.token)) { port in
         let refused = await #expect(throws: ServiceError.self) {
           try await offCooperativePool {
             try SnapshotChecker.service(url: "http://127.0.0.1:\(port)", token: "", runName: "no token")

@@ -13,7 +13,7 @@ struct ServiceWordingTests {
   @Test("a malformed chunk size answers 400 (it was 500 'strict mode assertion') and the connection closes")
   func malformedChunk() async throws {
     try await withFixture { fixture in
-      try await LoopbackServerTests.withServer(fixture.configuration()) { port in
+      try await withLoopbackServer(fixture.configuration()) { port in
         let answer = try await offCooperativePool {
           try RawHTTP.send(
             "POST /api/v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",

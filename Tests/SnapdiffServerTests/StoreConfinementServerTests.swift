@@ -25,7 +25,7 @@ struct StoreConfinementServerTests {
       let before = try FileManager.default.contentsOfDirectory(atPath: outside).sorted()
       var configuration = fixture.configuration()
       configuration.recordMode = .missing
-      try await LoopbackServerTests.withServer(configuration) { port in
+      try await withLoopbackServer(configuration) { port in
         let client = TestClient(host: "127.0.0.1", port: port, configuration: .init(timeout: .seconds(30)))
         client.connect()
         func send(_ uri: String, _ method: HTTPRequest.Method, _ headers: HTTPFields, _ body: ByteBuffer) async throws
