@@ -12,11 +12,15 @@ extension RunChecker {
     /// Whether `png` is `baseline`'s bytes, as the caller found when it compared them.
     var isBaselineBytes = false
 
+    /// The baseline file the caller read, when it is the one at `path` (`nil`: another, or none).
+    func baseline(at path: String) -> StampedFile? {
+      baseline.flatMap { $0.path == path ? $0 : nil }
+    }
+
     /// Whether the frame's bytes are the baseline's at `path` (`nil`: the caller read another
     /// file, or none): a frame's bytes are compared with its baseline's once.
     func isBaseline(at path: String) -> Bool? {
-      guard let baseline, baseline.path == path else { return nil }
-      return isBaselineBytes
+      baseline(at: path).map { _ in isBaselineBytes }
     }
   }
 
@@ -43,7 +47,7 @@ extension RunChecker {
       // The baseline the caller read already (the service compared its bytes with the frame's)
       // is kept from those bytes: one read of the file per frame.
       let baselineFile = try baseline.map { location in
-        try received?.baseline.flatMap { $0.path == location.path ? $0 : nil } ?? StampedFile(location.path)
+        try received?.baseline(at: location.path) ?? StampedFile(location.path)
       }
       let baselineBytes = baselineFile?.bytes
       record.baselineHash = try baselineFile.map { try images.keep($0) }
