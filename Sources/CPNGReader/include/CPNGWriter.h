@@ -5,16 +5,17 @@
 #include <stdint.h>
 
 /*
- * A fast PNG writer for diff images. It writes the file itself, chunk by chunk, with zlib
- * directly (not libpng's writer, which adds a row copy and a per-row palette check and cannot
- * compress on two threads): the rows are cut in two halves deflated on two threads into one
- * ordinary zlib stream (CPNGWriter.c says how).
+ * A fast PNG writer for diff images. It writes the file itself, chunk by chunk (not with
+ * libpng's writer, which adds a row copy and a per-row palette check and cannot compress on two
+ * threads): the rows are cut in two halves deflated on two threads into one ordinary zlib
+ * stream (CPNGWriter.c says how).
  *
  * It keeps every pixel exact and picks the smallest format that can: an 8-bit palette (with a
  * tRNS chunk when some colour is not opaque) when the image has at most 256 colours, as diff
  * images do (a faded gray baseline plus a few marker colours); else RGB when every pixel is
- * opaque; else RGBA. Decoded to RGBA, the file gives back exactly the input. zlib runs at level
- * 1 without row filters: a diff image is written to be looked at once, not archived.
+ * opaque; else RGBA. Decoded to RGBA, the file gives back exactly the input. No row filters; a
+ * palette is deflated by a run-and-row matcher (CRunDeflate.h), RGB and RGBA by zlib at level 1:
+ * a diff image is written to be looked at once, not archived.
  */
 
 typedef struct {

@@ -2,7 +2,7 @@ import CLibPNG
 import CPNGReader
 
 /// Encodes 8-bit RGBA rasters as PNG: `.compact` with libpng's simplified API, `.fast` (diff
-/// images) with snapdiff's own writer on zlib (`Sources/CPNGReader/CPNGWriter.c`).
+/// images) with snapdiff's own writer (`Sources/CPNGReader/CPNGWriter.c`).
 ///
 /// ```swift
 /// try PNGEncoder(speed: .fast).write(diffImage, to: "diff.png")
@@ -12,9 +12,9 @@ public struct PNGEncoder: Sendable {
   public enum Speed: Sendable {
     /// libpng's simplified writer with its defaults: smaller files, slower.
     case compact
-    /// What diff images use, several times faster to write (CPNGWriter, not libpng): zlib level
-    /// 1 without row filters, on two threads,
-    /// and the smallest exact format (an 8-bit palette when there are at most 256 colours, as in
+    /// What diff images use, several times faster to write (CPNGWriter, not libpng): no row
+    /// filters, on two threads, a palette deflated by matching runs and the row above
+    /// (CRunDeflate), RGB and RGBA by zlib at level 1; and the smallest exact format (an 8-bit palette when there are at most 256 colours, as in
     /// a diff image; else RGB when every pixel is opaque; else RGBA). The file decodes to exactly
     /// the same RGBA pixels whichever format it has.
     case fast
