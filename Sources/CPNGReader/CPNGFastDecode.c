@@ -30,6 +30,14 @@
 
 #define ADLER_MOD 65521u
 
+uint32_t cpng_crc32(uint32_t crc, const uint8_t *bytes, size_t length) {
+#if defined(CPNG_HAVE_LIBDEFLATE)
+  return libdeflate_crc32(crc, bytes, length);
+#else
+  return (uint32_t)crc32_z(crc, bytes, length);
+#endif
+}
+
 uint32_t cpng_adler32(uint32_t adler, const uint8_t *p, size_t length) {
   uint32_t s1 = adler & 0xffff;
   uint32_t s2 = adler >> 16;
@@ -375,9 +383,9 @@ static int next_idat(idat_walk *walk, const uint8_t **bytes, uint32_t *length) {
   if (n > 0x7fffffffu || n > walk->max_length) return 0;
   if (memcmp(header + 4, "IDAT", 4) != 0) return 0;
   if (walk->size - walk->next - 12 < n) return 0;
-  uLong crc = crc32(0L, header + 4, 4);
-  crc = crc32(crc, header + 8, n);
-  if ((uint32_t)crc != be32(header + 8 + n)) return 0;
+  uint32_t crc = cpng_crc32(0, header + 4, 4);
+  crc = cpng_crc32(crc, header + 8, n);
+  if (crc != be32(header + 8 + n)) return 0;
   *bytes = header + 8;
   *length = n;
   walk->next += 12 + (size_t)n;

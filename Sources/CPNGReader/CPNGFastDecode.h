@@ -31,4 +31,8 @@ int cpng_fast_decode(const uint8_t *data, size_t size, size_t idat_header, uint3
 /* Adler-32 (zlib's), with SSE2 where there is SSE2. */
 uint32_t cpng_adler32(uint32_t adler, const uint8_t *bytes, size_t length);
 
+/* CRC-32 (a PNG chunk's, zlib's): libdeflate's when snapdiff is built with it (carry-less
+ * multiplication, 4× zlib 1.2's speed on a 1.6 MB IDAT here), else zlib's. */
+uint32_t cpng_crc32(uint32_t crc, const uint8_t *bytes, size_t length);
+
 #endif

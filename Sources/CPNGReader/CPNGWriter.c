@@ -230,17 +230,17 @@ static void put_chunk(buffer *out, const char *type, const uint8_t *a, size_t a_
   uint8_t *p = out->bytes + out->size;
   put32(p, (uint32_t)(a_size + b_size + c_size));
   memcpy(p + 4, type, 4);
-  uLong crc = crc32(0L, p + 4, 4);
+  uint32_t crc = cpng_crc32(0, p + 4, 4);
   p += 8;
   const uint8_t *parts[3] = {a, b, c};
   const size_t sizes[3] = {a_size, b_size, c_size};
   for (int i = 0; i < 3; i++) {
     if (sizes[i] == 0) continue;
     memcpy(p, parts[i], sizes[i]);
-    crc = crc32(crc, p, (uInt)sizes[i]);
+    crc = cpng_crc32(crc, p, sizes[i]);
     p += sizes[i];
   }
-  put32(p, (uint32_t)crc);
+  put32(p, crc);
   out->size += 12 + a_size + b_size + c_size;
 }
 
@@ -355,7 +355,7 @@ static int deflate_and_write(const uint8_t *rgba, const uint8_t *lines, int form
         /* One IDAT: header, both halves' streams, trailer (the CRC runs over them in order). */
         put32(p, (uint32_t)idat);
         memcpy(p + 4, "IDAT", 4);
-        uLong crc = crc32(0L, p + 4, 4);
+        uint32_t crc = cpng_crc32(0, p + 4, 4);
         uint8_t *d = p + 8;
         memcpy(d, zlib_header, 2);
         d += 2;
@@ -364,8 +364,8 @@ static int deflate_and_write(const uint8_t *rgba, const uint8_t *lines, int form
           d += jobs[i].deflated_size;
         }
         memcpy(d, trailer, 4);
-        crc = crc32(crc, p + 8, (uInt)idat);
-        put32(p + 8 + idat, (uint32_t)crc);
+        crc = cpng_crc32(crc, p + 8, idat);
+        put32(p + 8 + idat, crc);
         file.size += 12 + idat;
         put_chunk(&file, "IEND", NULL, 0, NULL, 0, NULL, 0);
         out->bytes = file.bytes;
