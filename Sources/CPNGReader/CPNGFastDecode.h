@@ -28,7 +28,8 @@
 int cpng_fast_decode(const uint8_t *data, size_t size, size_t idat_header, uint32_t width,
                      uint32_t height, int channels, uint8_t *rgba, size_t capacity);
 
-/* Adler-32 (zlib's), with SSE2 where there is SSE2. */
+/* Adler-32 (zlib's): libdeflate's when snapdiff is built with it, else ours, with SSE2 where
+ * there is SSE2. */
 uint32_t cpng_adler32(uint32_t adler, const uint8_t *bytes, size_t length);
 
 /* CRC-32 (a PNG chunk's, zlib's): libdeflate's when snapdiff is built with it (carry-less
