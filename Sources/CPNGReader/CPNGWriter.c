@@ -2,6 +2,7 @@
 
 #include "CPNGFastDecode.h"
 #include "CPNGReader.h"
+#include "CPNGFilters.h"
 #include "CRunDeflate.h"
 
 #include <pthread.h>
@@ -10,6 +11,10 @@
 
 #define ZLIB_CONST
 #include <zlib.h>
+
+#if defined(CPNG_HAVE_LIBDEFLATE)
+#include <libdeflate.h>
+#endif
 
 /*
  * The file is written here, chunk by chunk (libpng's writer adds a row copy and a per-row
@@ -295,9 +300,65 @@ static int split_rows(half_job jobs[2], const uint8_t *rgba, uint8_t *lines, uin
 }
 
 /*
+ * Writes the file: signature, IHDR, PLTE and tRNS for a palette, one IDAT whose data is the
+ * `count` parts in order (a whole zlib stream), IEND. 0 when out of memory or too large.
+ */
+static int write_file(const uint8_t *const parts[], const size_t sizes[], int count, int format,
+                      const palette *pal, uint32_t width, uint32_t height, cpng_encoded *out) {
+  size_t idat = 0;
+  for (int i = 0; i < count; i++) idat += sizes[i];
+  if (idat > 0x7fffffffu) return 0;
+  buffer file = {NULL, 0, 8 + 25 + (12 + 768) + (12 + 256) + 12 + idat + 12};
+  file.bytes = malloc(file.capacity);
+  if (!file.bytes) return 0;
+  static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  memcpy(file.bytes, signature, 8);
+  file.size = 8;
+  uint8_t header[13];
+  put32(header, width);
+  put32(header + 4, height);
+  header[8] = 8;
+  header[9] = format == FORMAT_PALETTE ? 3 : format == FORMAT_RGB ? 2 : 6;
+  header[10] = header[11] = header[12] = 0;
+  put_chunk(&file, "IHDR", header, 13, NULL, 0, NULL, 0);
+  if (format == FORMAT_PALETTE) {
+    uint8_t colors[768], alphas[256];
+    int has_alpha = 0;
+    for (int i = 0; i < pal->count; i++) {
+      uint8_t rgba_bytes[4]; /* the colour as it was in memory: R, G, B, A on any host */
+      memcpy(rgba_bytes, &pal->colors[i], 4);
+      memcpy(colors + i * 3, rgba_bytes, 3);
+      alphas[i] = rgba_bytes[3];
+      if (alphas[i] != 0xff) has_alpha = 1;
+    }
+    put_chunk(&file, "PLTE", colors, (size_t)pal->count * 3, NULL, 0, NULL, 0);
+    if (has_alpha) put_chunk(&file, "tRNS", alphas, (size_t)pal->count, NULL, 0, NULL, 0);
+  }
+  /* One IDAT: the parts in order (the CRC runs over them in order). */
+  uint8_t *p = file.bytes + file.size;
+  put32(p, (uint32_t)idat);
+  memcpy(p + 4, "IDAT", 4);
+  uint32_t crc = cpng_crc32(0, p + 4, 4);
+  uint8_t *d = p + 8;
+  for (int i = 0; i < count; i++) {
+    if (sizes[i] == 0) continue;
+    memcpy(d, parts[i], sizes[i]);
+    d += sizes[i];
+  }
+  crc = cpng_crc32(crc, p + 8, idat);
+  put32(p + 8 + idat, crc);
+  file.size += 12 + idat;
+  put_chunk(&file, "IEND", NULL, 0, NULL, 0, NULL, 0);
+  out->bytes = file.bytes;
+  out->size = file.size;
+  out->color_type = header[9];
+  return 1;
+}
+
+/*
  * Deflates the image in one or two halves, on two threads when it is large enough, and writes
- * the file: signature, IHDR, PLTE and tRNS for a palette, one IDAT, IEND. `lines` holds the
- * palette scanlines (FORMAT_PALETTE), `rgba` the pixels (FORMAT_RGB, FORMAT_RGBA).
+ * the file. `lines` holds the palette scanlines (FORMAT_PALETTE), `rgba` the pixels
+ * (FORMAT_RGB, FORMAT_RGBA).
  */
 static int deflate_and_write(const uint8_t *rgba, const uint8_t *lines, int format,
                              const palette *pal, uint32_t width, uint32_t height,
@@ -308,138 +369,86 @@ static int deflate_and_write(const uint8_t *rgba, const uint8_t *lines, int form
   half_job *second = halves == 2 ? &jobs[1] : NULL;
   for (int i = 0; i < halves; i++) jobs[i].format = format;
   run_both(run_half_deflating, &jobs[0], second);
-  int failed = jobs[0].failed || (halves == 2 && jobs[1].failed);
-
-  if (!failed) {
-    size_t deflated = jobs[0].deflated_size + (halves == 2 ? jobs[1].deflated_size : 0);
+  int written = !jobs[0].failed && !(halves == 2 && jobs[1].failed);
+  if (written) {
     uint32_t adler = jobs[0].adler;
     if (halves == 2)
       adler = (uint32_t)adler32_combine(adler, jobs[1].adler, (z_off_t)jobs[1].raw_size);
-    buffer file = {NULL, 0, 8 + 25 + (12 + 768) + (12 + 256) + 12 + 2 + deflated + 4 + 12};
-    file.bytes = malloc(file.capacity);
-    if (!file.bytes) {
-      failed = 1;
-    } else {
-      static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-      memcpy(file.bytes, signature, 8);
-      file.size = 8;
-      uint8_t header[13];
-      put32(header, width);
-      put32(header + 4, height);
-      header[8] = 8;
-      header[9] = format == FORMAT_PALETTE ? 3 : format == FORMAT_RGB ? 2 : 6;
-      header[10] = header[11] = header[12] = 0;
-      put_chunk(&file, "IHDR", header, 13, NULL, 0, NULL, 0);
-      if (format == FORMAT_PALETTE) {
-        uint8_t colors[768], alphas[256];
-        int has_alpha = 0;
-        for (int i = 0; i < pal->count; i++) {
-          uint8_t rgba_bytes[4]; /* the colour as it was in memory: R, G, B, A on any host */
-          memcpy(rgba_bytes, &pal->colors[i], 4);
-          memcpy(colors + i * 3, rgba_bytes, 3);
-          alphas[i] = rgba_bytes[3];
-          if (alphas[i] != 0xff) has_alpha = 1;
-        }
-        put_chunk(&file, "PLTE", colors, (size_t)pal->count * 3, NULL, 0, NULL, 0);
-        if (has_alpha) put_chunk(&file, "tRNS", alphas, (size_t)pal->count, NULL, 0, NULL, 0);
-      }
-      /* zlib header: deflate, 32 KiB window, "fastest" level; then the trailer. */
-      static const uint8_t zlib_header[2] = {0x78, 0x01};
-      uint8_t trailer[4];
-      put32(trailer, adler);
-      uint8_t *p = file.bytes + file.size;
-      size_t idat = 2 + deflated + 4;
-      if (idat > 0x7fffffffu) {
-        failed = 1;
-      } else {
-        /* One IDAT: header, both halves' streams, trailer (the CRC runs over them in order). */
-        put32(p, (uint32_t)idat);
-        memcpy(p + 4, "IDAT", 4);
-        uint32_t crc = cpng_crc32(0, p + 4, 4);
-        uint8_t *d = p + 8;
-        memcpy(d, zlib_header, 2);
-        d += 2;
-        for (int i = 0; i < halves; i++) {
-          memcpy(d, jobs[i].deflated, jobs[i].deflated_size);
-          d += jobs[i].deflated_size;
-        }
-        memcpy(d, trailer, 4);
-        crc = cpng_crc32(crc, p + 8, idat);
-        put32(p + 8 + idat, crc);
-        file.size += 12 + idat;
-        put_chunk(&file, "IEND", NULL, 0, NULL, 0, NULL, 0);
-        out->bytes = file.bytes;
-        out->size = file.size;
-        out->color_type = header[9];
-      }
-      if (failed) free(file.bytes);
-    }
+    /* zlib header: deflate, 32 KiB window, "fastest" level; both halves; the trailer. */
+    static const uint8_t zlib_header[2] = {0x78, 0x01};
+    uint8_t trailer[4];
+    put32(trailer, adler);
+    const uint8_t *parts[4] = {zlib_header, jobs[0].deflated, halves == 2 ? jobs[1].deflated : NULL, trailer};
+    const size_t sizes[4] = {2, jobs[0].deflated_size, halves == 2 ? jobs[1].deflated_size : 0, 4};
+    written = write_file(parts, sizes, 4, format, pal, width, height, out);
   }
   for (int i = 0; i < halves; i++) free(jobs[i].deflated);
-  if (failed) {
-    fail(out, "out of memory, or zlib failed, while encoding the PNG");
-    return 0;
+  if (!written) fail(out, "out of memory, or zlib failed, while encoding the PNG");
+  return written;
+}
+
+/*
+ * The image as palette scanlines (a 0 filter byte, then one index a pixel; malloc'd) with its
+ * palette in `pal`, when it has at most 256 colours; else NULL (or out of memory). Each half
+ * maps its rows on its own thread, then the second half's indexes are renumbered into the
+ * first half's palette.
+ */
+static uint8_t *palette_lines(const uint8_t *rgba, uint32_t width, uint32_t height, palette *pal) {
+  const size_t pixels = (size_t)width * height;
+  half_job jobs[2];
+  int halves = split_rows(jobs, rgba, NULL, width, height);
+  half_job *second = halves == 2 ? &jobs[1] : NULL;
+  uint8_t *lines = malloc(pixels + height);
+  if (!lines) return NULL;
+  cpng_advise_huge_pages(lines, pixels + height);
+  for (int i = 0; i < halves; i++) jobs[i].lines = lines;
+  run_both(run_half_mapping, &jobs[0], second);
+  int fits = jobs[0].mapped && (halves == 1 || jobs[1].mapped);
+  if (fits) {
+    *pal = jobs[0].pal;
+    if (halves == 2) {
+      uint8_t renumber[256];
+      int identity = 1;
+      for (int k = 0; fits && k < jobs[1].pal.count; k++) {
+        uint32_t color = jobs[1].pal.colors[k];
+        int found = -1;
+        for (int j = 0; j < pal->count; j++)
+          if (pal->colors[j] == color) {
+            found = j;
+            break;
+          }
+        if (found < 0) {
+          if (pal->count == 256) {
+            fits = 0;
+            break;
+          }
+          found = pal->count;
+          pal->colors[pal->count++] = color;
+        }
+        renumber[k] = (uint8_t)found;
+        if (found != k) identity = 0;
+      }
+      if (fits && !identity) {
+        for (uint32_t y = jobs[1].first; y < height; y++) {
+          uint8_t *line = lines + (size_t)y * (width + 1) + 1;
+          for (uint32_t x = 0; x < width; x++) line[x] = renumber[line[x]];
+        }
+      }
+    }
   }
-  return 1;
+  if (!fits) {
+    free(lines);
+    return NULL;
+  }
+  return lines;
 }
 
 int cpng_encode_fast(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_encoded *out) {
   memset(out, 0, sizeof *out);
   if (!check_size(width, height, out)) return 0;
-  const size_t pixels = (size_t)width * height;
-  half_job jobs[2];
-  int halves = split_rows(jobs, rgba, NULL, width, height);
-  half_job *second = halves == 2 ? &jobs[1] : NULL;
-
-  /* 1. A palette, if the image has at most 256 colours: each half maps its rows, then the
-   *    second half's indexes are renumbered into the first half's palette. */
   palette pal = {{0}, 0};
-  int format = FORMAT_PALETTE;
-  uint8_t *lines = malloc(pixels + height);
-  if (lines) {
-    cpng_advise_huge_pages(lines, pixels + height);
-    for (int i = 0; i < halves; i++) jobs[i].lines = lines;
-    run_both(run_half_mapping, &jobs[0], second);
-    int fits = jobs[0].mapped && (halves == 1 || jobs[1].mapped);
-    if (fits) {
-      pal = jobs[0].pal;
-      if (halves == 2) {
-        uint8_t renumber[256];
-        int identity = 1;
-        for (int k = 0; fits && k < jobs[1].pal.count; k++) {
-          uint32_t color = jobs[1].pal.colors[k];
-          int found = -1;
-          for (int j = 0; j < pal.count; j++)
-            if (pal.colors[j] == color) {
-              found = j;
-              break;
-            }
-          if (found < 0) {
-            if (pal.count == 256) {
-              fits = 0;
-              break;
-            }
-            found = pal.count;
-            pal.colors[pal.count++] = color;
-          }
-          renumber[k] = (uint8_t)found;
-          if (found != k) identity = 0;
-        }
-        if (fits && !identity) {
-          for (uint32_t y = jobs[1].first; y < height; y++) {
-            uint8_t *line = lines + (size_t)y * (width + 1) + 1;
-            for (uint32_t x = 0; x < width; x++) line[x] = renumber[line[x]];
-          }
-        }
-      }
-    }
-    if (!fits) {
-      free(lines);
-      lines = NULL;
-    }
-  }
-  if (!lines) format = all_opaque(rgba, pixels) ? FORMAT_RGB : FORMAT_RGBA;
-
+  uint8_t *lines = palette_lines(rgba, width, height, &pal);
+  int format = lines ? FORMAT_PALETTE : all_opaque(rgba, (size_t)width * height) ? FORMAT_RGB : FORMAT_RGBA;
   int written = deflate_and_write(rgba, lines, format, &pal, width, height, out);
   free(lines);
   return written;
@@ -474,6 +483,88 @@ int cpng_encode_palette(const uint8_t *lines, const uint32_t *colors, int count,
   }
   return deflate_and_write(NULL, lines, FORMAT_PALETTE, &pal, width, height, out);
 }
+
+#if defined(CPNG_HAVE_LIBDEFLATE)
+
+/* The compact writer's level: libdeflate's 6, as libpng's default is zlib's 6 (smaller files
+ * than libpng's at a fifth of its time: docs/performance.md). */
+#define COMPACT_LEVEL 6
+
+/* RGB or RGBA scanlines, each row with libpng's adaptive choice of filter (CPNGFilters.c). */
+static uint8_t *filtered_lines(const uint8_t *rgba, uint32_t width, uint32_t height, int channels) {
+  const size_t row_bytes = (size_t)width * channels, stride = row_bytes + 1;
+  uint8_t *lines = malloc(stride * height);
+  /* Two unfiltered rows with 16 zero bytes before and after each (CPNGFilters.h). */
+  uint8_t *rows = calloc(2, row_bytes + 32);
+  if (!lines || !rows) {
+    free(lines);
+    free(rows);
+    return NULL;
+  }
+  cpng_advise_huge_pages(lines, stride * height);
+  uint8_t *row = rows + 16, *prior = rows + row_bytes + 48;
+  for (uint32_t y = 0; y < height; y++) {
+    const uint8_t *source = rgba + (size_t)y * width * 4;
+    if (channels == 4) {
+      memcpy(row, source, row_bytes);
+    } else {
+      for (uint32_t x = 0; x < width; x++) memcpy(row + 3 * (size_t)x, source + 4 * (size_t)x, 3);
+    }
+    cpng_filter_row(row, prior, row_bytes, channels, lines + (size_t)y * stride);
+    uint8_t *swap = prior;
+    prior = row;
+    row = swap;
+  }
+  free(rows);
+  return lines;
+}
+
+int cpng_encode_compact(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_encoded *out) {
+  memset(out, 0, sizeof *out);
+  if (!check_size(width, height, out)) return 0;
+  palette pal = {{0}, 0};
+  uint8_t *lines = palette_lines(rgba, width, height, &pal);
+  int format = FORMAT_PALETTE;
+  size_t size = ((size_t)width + 1) * height;
+  if (!lines) {
+    format = all_opaque(rgba, (size_t)width * height) ? FORMAT_RGB : FORMAT_RGBA;
+    int channels = format == FORMAT_RGB ? 3 : 4;
+    lines = filtered_lines(rgba, width, height, channels);
+    size = ((size_t)width * channels + 1) * height;
+  }
+  struct libdeflate_compressor *compressor = lines ? libdeflate_alloc_compressor(COMPACT_LEVEL) : NULL;
+  size_t bound = compressor ? libdeflate_zlib_compress_bound(compressor, size) : 0;
+  uint8_t *deflated = compressor ? malloc(bound) : NULL;
+  size_t deflated_size = deflated ? libdeflate_zlib_compress(compressor, lines, size, deflated, bound) : 0;
+  int written = 0;
+  if (deflated_size > 0) {
+    const uint8_t *parts[1] = {deflated};
+    const size_t sizes[1] = {deflated_size};
+    written = write_file(parts, sizes, 1, format, &pal, width, height, out);
+  }
+  if (compressor) libdeflate_free_compressor(compressor);
+  free(deflated);
+  free(lines);
+  if (!written) fail(out, "out of memory while encoding the PNG");
+  return written;
+}
+
+int cpng_has_compact_writer(void) { return 1; }
+
+#else
+
+int cpng_encode_compact(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_encoded *out) {
+  (void)rgba;
+  (void)width;
+  (void)height;
+  memset(out, 0, sizeof *out);
+  fail(out, "snapdiff was built without libdeflate: the compact writer is libpng's");
+  return 0;
+}
+
+int cpng_has_compact_writer(void) { return 0; }
+
+#endif
 
 void cpng_encoded_free(cpng_encoded *encoded) {
   if (!encoded) return;

@@ -37,6 +37,13 @@ int cpng_encode_fast(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_
 int cpng_encode_palette(const uint8_t *lines, const uint32_t *colors, int count, uint32_t width,
                         uint32_t height, cpng_encoded *out);
 
+/* The compact writer (what baselines are written with): the same choice of format as
+ * `cpng_encode_fast`, each RGB or RGBA row with libpng's adaptive choice of filter, deflated by
+ * libdeflate at level 6 in one call. Only when snapdiff is built with libdeflate
+ * (`cpng_has_compact_writer`); else it fails and libpng writes the file. */
+int cpng_encode_compact(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_encoded *out);
+int cpng_has_compact_writer(void);
+
 void cpng_encoded_free(cpng_encoded *encoded);
 
 #endif
