@@ -5,7 +5,7 @@ extension Snapdiff {
   /// `snapdiff render TREE -o PNG`: an element tree as pixels.
   struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Draw an element tree (JSON) into a PNG, the same bytes on every machine.",
+      abstract: "Draw an element tree (JSON) into a PNG, the same pixels on every machine.",
       discussion: """
         The tree file holds {"scale": 3, "screen": {"width": 390, "height": 844}, "root": ELEMENT}; \
         see docs/element-trees.md for the format. Exit status: 0 on success, 2 when the tree cannot be \
