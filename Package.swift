@@ -122,7 +122,18 @@ let engineTargets: [Target] = [
       .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]
   ),
-  .executableTarget(name: "snapdiff", dependencies: ["SnapdiffCLI"]),
+  // Linked position-dependent in release builds on Linux: a PIE of this size (Foundation and the
+  // Swift runtime in it with --static-swift-stdlib) has 77,000 relative relocations, which the
+  // dynamic loader applies at every start, copying each page they touch; without them `snapdiff
+  // compare` of two small PNGs starts 0.6 ms sooner (docs/performance.md, "Start-up"). The cost:
+  // no address randomisation for the executable's own code (libraries, stack and heap keep
+  // theirs). An unsafe flag, but only on this executable: a package that uses SnapdiffTesting
+  // does not build it, and SwiftPM checks unsafe flags only in the products a dependent uses.
+  .executableTarget(
+    name: "snapdiff",
+    dependencies: ["SnapdiffCLI"],
+    linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie"], .when(platforms: [.linux], configuration: .release))]
+  ),
   // `snapdiff serve` runs this executable in its place (the CLI's options, the server linked).
   .target(
     name: "SnapdiffServeCommand",
