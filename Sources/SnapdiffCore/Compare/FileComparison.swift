@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Compares two PNG files: reads and decodes both at once on two threads, diffs them, and
 /// writes the diff image when asked.
 ///
@@ -63,9 +61,8 @@ public struct FileComparison: Sendable {
         return Outcome(result: outcome.result, diffPath: diffPath)
       }
       let decoder = self.decoder
-      (baselineImage, currentImage) = try Self.both(
-        { () throws -> RGBAImage in try decoder.decode(first, path: baseline) },
-        { () throws -> RGBAImage in try decoder.decode(contentsOf: current) })
+      (baselineImage, currentImage) = try TwoThreads.run(
+        { try decoder.decode(first, path: baseline) }, { try decoder.decode(contentsOf: current) })
     } else {
       (baselineImage, currentImage) = try decodeBoth(baseline, current)
     }
@@ -81,39 +78,6 @@ public struct FileComparison: Sendable {
   /// Reads and decodes both files concurrently; the baseline's error wins when both fail.
   func decodeBoth(_ first: String, _ second: String) throws -> (RGBAImage, RGBAImage) {
     let decoder = self.decoder
-    return try Self.both(
-      { () throws -> RGBAImage in try decoder.decode(contentsOf: first) },
-      { () throws -> RGBAImage in try decoder.decode(contentsOf: second) })
-  }
-
-  /// Runs `first` and `second` at once on two threads and returns both results; `first`'s error
-  /// wins when both fail.
-  private static func both(
-    _ first: @Sendable () throws -> RGBAImage, _ second: @Sendable () throws -> RGBAImage
-  ) throws -> (RGBAImage, RGBAImage) {
-    let slots = DecodeSlots()
-    DispatchQueue.concurrentPerform(iterations: 2) { index in
-      slots.set(index, Result { try index == 0 ? first() : second() })
-    }
-    return (try slots.get(0), try slots.get(1))
-  }
-}
-
-/// Two result slots filled from two threads; each thread writes only its own slot, and
-/// `concurrentPerform` returns after both.
-private final class DecodeSlots: @unchecked Sendable {
-  private var slots: [Result<RGBAImage, any Error>?] = [nil, nil]
-  private let lock = DispatchSemaphore(value: 1)
-
-  func set(_ index: Int, _ result: Result<RGBAImage, any Error>) {
-    lock.wait()
-    slots[index] = result
-    lock.signal()
-  }
-
-  func get(_ index: Int) throws -> RGBAImage {
-    lock.wait()
-    defer { lock.signal() }
-    return try slots[index]!.get()
+    return try TwoThreads.run({ try decoder.decode(contentsOf: first) }, { try decoder.decode(contentsOf: second) })
   }
 }

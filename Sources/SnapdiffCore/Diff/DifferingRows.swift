@@ -1,5 +1,3 @@
-import Dispatch
-
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -45,7 +43,7 @@ struct DifferingRows {
       if parts == 1 {
         compare(0)
       } else {
-        DispatchQueue.concurrentPerform(iterations: parts, execute: compare)
+        TwoThreads.run({ compare(0) }, { compare(1) })
       }
       count = height
     }
@@ -53,7 +51,7 @@ struct DifferingRows {
 }
 
 /// A pointer handed to the two threads of `DifferingRows`: each writes only its own rows, and
-/// `concurrentPerform` returns after both.
+/// `TwoThreads.run` returns after both.
 private struct UncheckedSendable<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }
