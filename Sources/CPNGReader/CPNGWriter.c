@@ -443,12 +443,21 @@ static uint8_t *palette_lines(const uint8_t *rgba, uint32_t width, uint32_t heig
   return lines;
 }
 
+/* The smallest format that holds `rgba` exactly: FORMAT_PALETTE, with its scanlines in *lines
+ * (malloc'd) and its colours in `pal`, when it has at most 256 colours; else FORMAT_RGB when
+ * every pixel is opaque, else FORMAT_RGBA (*lines NULL). */
+static int smallest_format(const uint8_t *rgba, uint32_t width, uint32_t height, palette *pal, uint8_t **lines) {
+  *lines = palette_lines(rgba, width, height, pal);
+  if (*lines) return FORMAT_PALETTE;
+  return all_opaque(rgba, (size_t)width * height) ? FORMAT_RGB : FORMAT_RGBA;
+}
+
 int cpng_encode_fast(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_encoded *out) {
   memset(out, 0, sizeof *out);
   if (!check_size(width, height, out)) return 0;
   palette pal = {{0}, 0};
-  uint8_t *lines = palette_lines(rgba, width, height, &pal);
-  int format = lines ? FORMAT_PALETTE : all_opaque(rgba, (size_t)width * height) ? FORMAT_RGB : FORMAT_RGBA;
+  uint8_t *lines;
+  int format = smallest_format(rgba, width, height, &pal, &lines);
   int written = deflate_and_write(rgba, lines, format, &pal, width, height, out);
   free(lines);
   return written;
@@ -523,11 +532,10 @@ int cpng_encode_compact(const uint8_t *rgba, uint32_t width, uint32_t height, cp
   memset(out, 0, sizeof *out);
   if (!check_size(width, height, out)) return 0;
   palette pal = {{0}, 0};
-  uint8_t *lines = palette_lines(rgba, width, height, &pal);
-  int format = FORMAT_PALETTE;
+  uint8_t *lines;
+  int format = smallest_format(rgba, width, height, &pal, &lines);
   size_t size = ((size_t)width + 1) * height;
-  if (!lines) {
-    format = all_opaque(rgba, (size_t)width * height) ? FORMAT_RGB : FORMAT_RGBA;
+  if (format != FORMAT_PALETTE) {
     int channels = format == FORMAT_RGB ? 3 : 4;
     lines = filtered_lines(rgba, width, height, channels);
     size = ((size_t)width * channels + 1) * height;

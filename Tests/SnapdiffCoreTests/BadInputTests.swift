@@ -10,6 +10,13 @@ struct BadInputTests {
     x, y, channel in (x * 31 + y * 17 + channel * 59) % 256
   }.build()
 
+  /// `goodPNG` with one byte of its image data flipped: its CRC and Adler-32 no longer match.
+  static var damagedPNG: [UInt8] {
+    var data = goodPNG
+    data[idatDataOffset + 100] ^= 0xFF
+    return data
+  }
+
   /// The byte offset of the first IDAT chunk's data.
   static var idatDataOffset: Int {
     var offset = 8
@@ -65,9 +72,7 @@ struct BadInputTests {
 
   @Test("a flipped byte in IDAT")
   func flippedByte() throws {
-    var data = Self.goodPNG
-    data[Self.idatDataOffset + 100] ^= 0xFF
-    let error = decodeError(data)
+    let error = decodeError(Self.damagedPNG)
     #expect(error?.kind == .corrupt)
     // zlib's Adler-32 notices before the chunk's CRC is read.
     #expect(error?.description == "shot.png: corrupt PNG: IDAT: incorrect data check")

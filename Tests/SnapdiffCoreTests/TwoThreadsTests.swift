@@ -77,8 +77,7 @@ struct TwoThreadsTests {
   func comparisonNamesTheBadFile() throws {
     try withTemporaryDirectory { folder in
       let good = BadInputTests.goodPNG
-      var damaged = good
-      damaged[BadInputTests.idatDataOffset + 100] ^= 0xFF
+      let damaged = BadInputTests.damagedPNG
       let files = [
         "good": good, "damaged": damaged, "truncated": Array(good.prefix(good.count - 40)),
         "short": Array(good.prefix(good.count - 80)),
