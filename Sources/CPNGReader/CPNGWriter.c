@@ -24,7 +24,10 @@
  * so the result is one ordinary zlib stream with one Adler-32 (combined from the halves').
  * Palette scanlines are deflated by CRunDeflate.c (whose matches may reach back across the cut:
  * the bytes are there when the stream is read), RGB and RGBA rows by zlib, neither of which
- * would refer back across it.
+ * would refer back across it. That is the fast writer (diff images). The compact writer
+ * (baselines, rendered screens; with libdeflate only) picks the format the same way, filters
+ * each RGB or RGBA row with libpng's heuristic (CPNGFilters.c) and deflates the whole image with
+ * libdeflate at level 6, in one call on one thread.
  */
 
 /* ---------------------------------------------------------------------------------------------

@@ -9,9 +9,10 @@
 
 /*
  * How it works. The input is read once, left to right. At each byte it tries two matches: the
- * row above (distance `stride`) and the byte before (distance 1, a run), each measured eight
- * bytes at a time, and takes the longer when it is at least 3 bytes; else the byte is a literal.
- * Tokens go to a buffer of `BLOCK_TOKENS` while their symbols are counted; a full buffer (or the
+ * row above (distance `stride`) and the byte before (distance 1, a run), each measured sixteen
+ * bytes at a time, and takes the longer when it is at least 3 bytes; else the byte is a literal
+ * (with SSE2, sixteen positions at a time are checked for any match start first, so a stretch of
+ * literals costs no branch a byte). Tokens go to a buffer of `BLOCK_TOKENS` while their symbols are counted; a full buffer (or the
  * end) becomes one block with Huffman codes built for it (length-limited to 15 bits) or, when
  * that would be larger, stored blocks. zlib at level 1 also hashes every position to find
  * matches anywhere in its 32 KiB window; in a diff image (26 grays and a few marker colours)
@@ -392,9 +393,10 @@ static inline uint32_t match_starts(const uint8_t *p, size_t distance) {
 
 size_t run_deflate_bound(size_t size) {
   /* A block is never larger than its bytes stored (5 bytes a stored block of at most 65535,
-   * and a byte of padding); every block but the last holds BLOCK_TOKENS tokens, so at least as
-   * many bytes; then the flush (an empty stored block) and a last byte of bits. */
-  return size + 6 * (size / BLOCK_TOKENS + 1) + 5 * (size / STORED_MAX + 1) + 5 + 8;
+   * and a byte of padding: at most 6 bytes a block, 5 more every 65535 bytes); every block but
+   * the last holds more than BLOCK_TOKENS - 16 tokens, so at least as many bytes; then the flush
+   * (an empty stored block) and a last byte of bits. */
+  return size + 6 * (size / (BLOCK_TOKENS - 16) + 1) + 5 * (size / STORED_MAX + 1) + 5 + 8;
 }
 
 size_t run_deflate(const uint8_t *data, size_t size, size_t history, size_t stride, int final,
