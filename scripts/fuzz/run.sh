@@ -6,7 +6,8 @@
 # (multipart bodies, settings, open-run and approve JSON, key paths, uploads); fuzz-store the store's
 # confinement and the frames listing on random folder layouts with links and non-UTF-8 names;
 # fuzz-cache the baseline cache's entry files; fuzz-levels the perceptual and text-aware levels on frames
-# with element trees made from the input.
+# with element trees made from the input; fuzz-encode the PNG writers (diff images and baselines)
+# on images made from the input, read back by libpng and the fast path.
 #
 #   scripts/fuzz/run.sh [SECONDS_PER_TARGET]
 #   FUZZ_TARGETS="fuzz-png fuzz-diff" scripts/fuzz/run.sh 600     # some targets only
@@ -29,14 +30,14 @@ JOBS=${FUZZ_JOBS:-2}
 # A Swift trap then ends in libFuzzer's own report (the Swift backtracer, reading other threads'
 # memory, trips AddressSanitizer).
 export SWIFT_BACKTRACE=enable=no
-TARGETS=(${FUZZ_TARGETS:-fuzz-png fuzz-diff fuzz-levels fuzz-tree fuzz-xcui fuzz-request fuzz-store fuzz-cache})
+TARGETS=(${FUZZ_TARGETS:-fuzz-png fuzz-diff fuzz-levels fuzz-tree fuzz-xcui fuzz-request fuzz-store fuzz-cache fuzz-encode})
 FIXTURES=Tests/SnapdiffCoreTests/Fixtures
 
 [ -n "${FUZZ_NO_BUILD:-}" ] || FUZZ_OUT=$OUT FUZZ_TARGETS="${TARGETS[*]}" scripts/fuzz/build.sh
 
 # Seeds, rebuilt every run (cheap); corpora are kept.
 rm -rf "$OUT/seeds"
-mkdir -p "$OUT/seeds"/{fuzz-png,fuzz-diff,fuzz-levels,fuzz-tree,fuzz-xcui,fuzz-request,fuzz-store,fuzz-cache}
+mkdir -p "$OUT/seeds"/{fuzz-png,fuzz-diff,fuzz-levels,fuzz-tree,fuzz-xcui,fuzz-request,fuzz-store,fuzz-cache,fuzz-encode}
 # fuzz-store: a few layouts (a link out of the store with probes through it; a linked root).
 printf '\x00\x02\x00\x02\x00\x00\x03\x01\x02\x03\x03\x01\x02\x03' >"$OUT/seeds/fuzz-store/escape"
 printf '\x01\x00\x00\x00\x01\x01\x00\x04\x03\x01\x00\x04' >"$OUT/seeds/fuzz-store/linked-root-invalid-name"
