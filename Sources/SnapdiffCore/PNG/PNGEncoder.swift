@@ -14,15 +14,16 @@ public struct PNGEncoder: Sendable {
   public enum Speed: Sendable {
     /// Smaller files, slower: the smallest exact format (as `.fast` picks it), each RGB or RGBA
     /// row with the filter libpng's heuristic picks (the smallest sum of its bytes as signed),
-    /// deflated by libdeflate at level 6. Measured on an iPhone-size screenshot: a sixth of
+    /// deflated by libdeflate at level 6. Measured on an iPhone-size screenshot: a quarter of
     /// libpng's time, 14 % smaller (docs/performance.md). Without libdeflate, libpng's
     /// simplified writer with its defaults (always RGBA).
     case compact
     /// What diff images use, several times faster to write (CPNGWriter, not libpng): no row
     /// filters, on two threads, a palette deflated by matching runs and the row above
-    /// (CRunDeflate), RGB and RGBA by zlib at level 1; and the smallest exact format (an 8-bit palette when there are at most 256 colours, as in
-    /// a diff image; else RGB when every pixel is opaque; else RGBA). The file decodes to exactly
-    /// the same RGBA pixels whichever format it has.
+    /// (CRunDeflate), RGB and RGBA by zlib at level 1; and the smallest exact format (an 8-bit
+    /// palette when there are at most 256 colours, as in a diff image; else RGB when every pixel
+    /// is opaque; else RGBA). The file decodes to exactly the same RGBA pixels whichever format
+    /// it has.
     case fast
   }
 
