@@ -14,6 +14,8 @@
 
 #if defined(CPNG_HAVE_LIBDEFLATE)
 #include <libdeflate.h>
+#else
+#include <png.h> /* its version, for cpng_compact_writer */
 #endif
 
 /*
@@ -562,6 +564,10 @@ int cpng_encode_compact(const uint8_t *rgba, uint32_t width, uint32_t height, cp
 
 int cpng_has_compact_writer(void) { return 1; }
 
+const char *cpng_compact_writer(void) {
+  return "libdeflate " LIBDEFLATE_VERSION_STRING " (level 6, libpng's choice of row filters)";
+}
+
 #else
 
 int cpng_encode_compact(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_encoded *out) {
@@ -574,6 +580,10 @@ int cpng_encode_compact(const uint8_t *rgba, uint32_t width, uint32_t height, cp
 }
 
 int cpng_has_compact_writer(void) { return 0; }
+
+const char *cpng_compact_writer(void) {
+  return "libpng " PNG_LIBPNG_VER_STRING " (zlib " ZLIB_VERSION ")";
+}
 
 #endif
 

@@ -84,5 +84,7 @@ public struct Snapdiff: ParsableCommand {
 package enum SnapdiffVersion {
   package static let current = "0.1.0"
   /// `snapdiff --version`: the version, then what the PNG fast path inflates with.
-  package static var described: String { "\(current)\nPNG image data inflated with \(PNGDecoder.inflater)" }
+  package static var described: String {
+    "\(current)\nPNG image data inflated with \(PNGDecoder.inflater)\nbaselines written with \(PNGEncoder.compactWriter)"
+  }
 }

@@ -187,5 +187,6 @@ struct CompareCommandTests {
     let libdeflateInstalled = FileManager.default.fileExists(atPath: "/usr/include/libdeflate.h")
     #expect(
       version.contains("PNG image data inflated with \(libdeflateInstalled ? "libdeflate" : "zlib")"), "\(version)")
+    #expect(version.contains("baselines written with \(libdeflateInstalled ? "libdeflate" : "libpng")"), "\(version)")
   }
 }

@@ -43,6 +43,9 @@ int cpng_encode_palette(const uint8_t *lines, const uint32_t *colors, int count,
  * (`cpng_has_compact_writer`); else it fails and libpng writes the file. */
 int cpng_encode_compact(const uint8_t *rgba, uint32_t width, uint32_t height, cpng_encoded *out);
 int cpng_has_compact_writer(void);
+/* What writes baselines, with its version: "libdeflate 1.23 (level 6, libpng's choice of row
+ * filters)", or without libdeflate "libpng 1.6.43 (zlib 1.3.1)". */
+const char *cpng_compact_writer(void);
 
 void cpng_encoded_free(cpng_encoded *encoded);
 

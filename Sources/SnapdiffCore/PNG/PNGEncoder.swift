@@ -27,6 +27,11 @@ public struct PNGEncoder: Sendable {
     case fast
   }
 
+  /// What `.compact` writes with, and its version (`snapdiff --version` says it):
+  /// `libdeflate 1.23 (level 6, libpng's choice of row filters)`, or without libdeflate
+  /// `libpng 1.6.43 (zlib 1.3.1)`.
+  public static var compactWriter: String { String(cString: cpng_compact_writer()) }
+
   public var speed: Speed
   /// Whether `.compact` uses snapdiff's writer (when it is built with libdeflate); `false`:
   /// libpng's simplified writer, as tests compare them.
