@@ -10,6 +10,16 @@ import Testing
 struct PerformancePathTests {
   // MARK: the fast decode path against libpng
 
+  /// A PNG with `builder`'s chunks but its image data: `idats` as the IDAT chunks, in order.
+  static func file(_ builder: PNGFileBuilder, idats: [[UInt8]]) -> [UInt8] {
+    var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" {
+      bytes += PNGBytes.chunk(type, data)
+    }
+    for idat in idats { bytes += PNGBytes.chunk("IDAT", idat) }
+    return bytes + PNGBytes.chunk("IEND", [])
+  }
+
   /// Every fixture PNG decodes to the same pixels (or the same error) with and without it.
   @Test("fast decode path equals libpng on every fixture")
   func fastPathEqualsLibpng() throws {
@@ -80,12 +90,7 @@ struct PerformancePathTests {
           rows.append(wild ? UInt8.random(in: 0...255, using: &random) : UInt8.random(in: 0...3, using: &random) &- 1)
         }
       }
-      var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" {
-        bytes += PNGBytes.chunk(type, data)
-      }
-      bytes += PNGBytes.chunk("IDAT", PNGBytes.zlibStored(rows))
-      bytes += PNGBytes.chunk("IEND", [])
+      let bytes = Self.file(builder, idats: [PNGBytes.zlibStored(rows)])
       let fast = try PNGDecoder().decode(bytes, path: "x.png")
       let reference = try slow.decode(bytes, path: "x.png")
       #expect(fast == reference, "\(width)×\(height), colour type \(colorType)")
@@ -114,12 +119,7 @@ struct PerformancePathTests {
             y % 2 == 0 ? UInt8.random(in: 0...255, using: &random) : UInt8.random(in: 0...3, using: &random) &- 1)
         }
       }
-      var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" {
-        bytes += PNGBytes.chunk(type, data)
-      }
-      bytes += PNGBytes.chunk("IDAT", PNGBytes.zlibStored(rows))
-      bytes += PNGBytes.chunk("IEND", [])
+      let bytes = Self.file(builder, idats: [PNGBytes.zlibStored(rows)])
       let fast = try PNGDecoder().decode(bytes, path: "x.png")
       let reference = try slow.decode(bytes, path: "x.png")
       #expect(fast == reference, "\(width)×\(height), colour type \(colorType)")
@@ -139,14 +139,7 @@ struct PerformancePathTests {
     }
     let rows = builder.scanlines()
     let rowBytes = rows.count / 5
-    func file(_ idats: [[UInt8]]) -> [UInt8] {
-      var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-      for (type, data) in builder.chunks() where type != "IDAT" && type != "IEND" {
-        bytes += PNGBytes.chunk(type, data)
-      }
-      for idat in idats { bytes += PNGBytes.chunk("IDAT", idat) }
-      return bytes + PNGBytes.chunk("IEND", [])
-    }
+    func file(_ idats: [[UInt8]]) -> [UInt8] { Self.file(builder, idats: idats) }
     let stream = PNGBytes.zlibStored(rows)
     var cases: [(String, [UInt8])] = [
       ("whole", file([stream])),
