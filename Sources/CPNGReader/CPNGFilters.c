@@ -28,20 +28,14 @@ static inline uint8_t filtered_byte(int filter, const uint8_t *row, const uint8_
 
 #if defined(__SSE2__)
 
-/* The five filters' outputs for the 16 bytes at i. */
-static inline void filter_16(const uint8_t *row, const uint8_t *prior, size_t i, int bpp, __m128i out[FILTERS]) {
-  const __m128i x = _mm_loadu_si128((const __m128i *)(row + i));
-  const __m128i a = _mm_loadu_si128((const __m128i *)(row + i - bpp));
-  const __m128i b = _mm_loadu_si128((const __m128i *)(prior + i));
-  const __m128i c = _mm_loadu_si128((const __m128i *)(prior + i - bpp));
-  out[FILTER_NONE] = x;
-  out[FILTER_SUB] = _mm_sub_epi8(x, a);
-  out[FILTER_UP] = _mm_sub_epi8(x, b);
-  /* floor((a + b) / 2): PAVGB rounds up, so take off the bit it added. */
-  const __m128i average = _mm_sub_epi8(_mm_avg_epu8(a, b), _mm_and_si128(_mm_xor_si128(a, b), _mm_set1_epi8(1)));
-  out[FILTER_AVERAGE] = _mm_sub_epi8(x, average);
-  /* Paeth in 16-bit lanes: pa = |b - c|, pb = |a - c|, pc = |a + b - 2c|; a if pa <= pb and
-   * pa <= pc, else b if pb <= pc, else c. */
+/* floor((a + b) / 2), 16 bytes: PAVGB rounds up, so take off the bit it added. */
+static inline __m128i average_16(__m128i a, __m128i b) {
+  return _mm_sub_epi8(_mm_avg_epu8(a, b), _mm_and_si128(_mm_xor_si128(a, b), _mm_set1_epi8(1)));
+}
+
+/* Paeth's predictor, 16 bytes, in 16-bit lanes: pa = |b - c|, pb = |a - c|, pc = |a + b - 2c|;
+ * a if pa <= pb and pa <= pc, else b if pb <= pc, else c. */
+static inline __m128i paeth_16(__m128i a, __m128i b, __m128i c) {
   const __m128i zero = _mm_setzero_si128();
   __m128i predicted[2];
   for (int half = 0; half < 2; half++) {
@@ -59,7 +53,40 @@ static inline void filter_16(const uint8_t *row, const uint8_t *prior, size_t i,
     __m128i b_or_c = _mm_or_si128(_mm_and_si128(take_b, b16), _mm_andnot_si128(take_b, c16));
     predicted[half] = _mm_or_si128(_mm_and_si128(take_a, a16), _mm_andnot_si128(take_a, b_or_c));
   }
-  out[FILTER_PAETH] = _mm_sub_epi8(x, _mm_packus_epi16(predicted[0], predicted[1]));
+  return _mm_packus_epi16(predicted[0], predicted[1]);
+}
+
+/* The 16 bytes at i: x the row's, a a pixel to the left, b above, c above left. */
+typedef struct {
+  __m128i x, a, b, c;
+} neighbours_16;
+
+static inline neighbours_16 load_16(const uint8_t *row, const uint8_t *prior, size_t i, int bpp) {
+  return (neighbours_16){_mm_loadu_si128((const __m128i *)(row + i)), _mm_loadu_si128((const __m128i *)(row + i - bpp)),
+                         _mm_loadu_si128((const __m128i *)(prior + i)),
+                         _mm_loadu_si128((const __m128i *)(prior + i - bpp))};
+}
+
+/* The five filters' outputs for the 16 bytes at i (to choose one). */
+static inline void filter_16(const uint8_t *row, const uint8_t *prior, size_t i, int bpp, __m128i out[FILTERS]) {
+  const neighbours_16 n = load_16(row, prior, i, bpp);
+  out[FILTER_NONE] = n.x;
+  out[FILTER_SUB] = _mm_sub_epi8(n.x, n.a);
+  out[FILTER_UP] = _mm_sub_epi8(n.x, n.b);
+  out[FILTER_AVERAGE] = _mm_sub_epi8(n.x, average_16(n.a, n.b));
+  out[FILTER_PAETH] = _mm_sub_epi8(n.x, paeth_16(n.a, n.b, n.c));
+}
+
+/* One filter's output for the 16 bytes at i (the chosen one: the others are not computed). */
+static inline __m128i filtered_16(int filter, const uint8_t *row, const uint8_t *prior, size_t i, int bpp) {
+  const neighbours_16 n = load_16(row, prior, i, bpp);
+  switch (filter) {
+  case FILTER_SUB: return _mm_sub_epi8(n.x, n.a);
+  case FILTER_UP: return _mm_sub_epi8(n.x, n.b);
+  case FILTER_AVERAGE: return _mm_sub_epi8(n.x, average_16(n.a, n.b));
+  case FILTER_PAETH: return _mm_sub_epi8(n.x, paeth_16(n.a, n.b, n.c));
+  default: return n.x;
+  }
 }
 
 void cpng_filter_row(const uint8_t *row, const uint8_t *prior, size_t row_bytes, int bpp, uint8_t *out) {
@@ -94,11 +121,7 @@ void cpng_filter_row(const uint8_t *row, const uint8_t *prior, size_t row_bytes,
   /* 2. The chosen filter's bytes. */
   out[0] = (uint8_t)best;
   size_t i = 0;
-  for (; i + 16 <= row_bytes; i += 16) {
-    __m128i filtered[FILTERS];
-    filter_16(row, prior, i, bpp, filtered);
-    _mm_storeu_si128((__m128i *)(out + 1 + i), filtered[best]);
-  }
+  for (; i + 16 <= row_bytes; i += 16) _mm_storeu_si128((__m128i *)(out + 1 + i), filtered_16(best, row, prior, i, bpp));
   for (; i < row_bytes; i++) out[1 + i] = filtered_byte(best, row, prior, i, bpp);
 }
 
