@@ -1,4 +1,5 @@
 #include "CPNGFastDecode.h"
+#include "CPNGFilters.h"
 #include "CPNGReader.h"
 
 #include <stdlib.h>
@@ -109,8 +110,6 @@ uint32_t cpng_adler32(uint32_t adler, const uint8_t *bytes, size_t length) {
  * Unfiltering: one filtered row (`channels` bytes a pixel) into one RGBA row, predicting from
  * the RGBA row above (`prior`, zeros for the first row) and the RGBA pixel to the left.
  * ------------------------------------------------------------------------------------------- */
-
-enum { FILTER_NONE, FILTER_SUB, FILTER_UP, FILTER_AVG, FILTER_PAETH };
 
 #if defined(__SSE2__)
 
@@ -300,7 +299,7 @@ static void unfilter_row(int filter, const uint8_t *in, const uint8_t *prior, ui
         store4(out, _mm_add_epi8(load4(in), load4(prior)), alpha);
       break;
     }
-    case FILTER_AVG: {
+    case FILTER_AVERAGE: {
       const __m128i one = _mm_set1_epi8(1);
       __m128i a = zero;
       for (uint32_t x = 0; x < width; x++, in += step, prior += 4, out += 4) {
@@ -340,13 +339,6 @@ static void unfilter_row(int filter, const uint8_t *in, const uint8_t *prior, ui
 
 #else /* portable */
 
-static inline uint8_t paeth(uint8_t a, uint8_t b, uint8_t c) {
-  int p = (int)a + b - c;
-  int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
-  if (pa <= pb && pa <= pc) return a;
-  return pb <= pc ? b : c;
-}
-
 static void unfilter_row(int filter, const uint8_t *in, const uint8_t *prior, uint8_t *out,
                          uint32_t width, int channels) {
   static const uint8_t zero4[4] = {0, 0, 0, 0};
@@ -361,8 +353,8 @@ static void unfilter_row(int filter, const uint8_t *in, const uint8_t *prior, ui
       switch (filter) {
         case FILTER_SUB: predicted = a[k]; break;
         case FILTER_UP: predicted = b[k]; break;
-        case FILTER_AVG: predicted = (uint8_t)((a[k] + b[k]) >> 1); break;
-        case FILTER_PAETH: predicted = paeth(a[k], b[k], c[k]); break;
+        case FILTER_AVERAGE: predicted = (uint8_t)((a[k] + b[k]) >> 1); break;
+        case FILTER_PAETH: predicted = cpng_paeth(a[k], b[k], c[k]); break;
         default: break;
       }
       o[k] = (uint8_t)(i[k] + predicted);

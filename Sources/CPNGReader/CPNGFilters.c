@@ -6,13 +6,6 @@
 #include <emmintrin.h>
 #endif
 
-enum { FILTER_NONE, FILTER_SUB, FILTER_UP, FILTER_AVERAGE, FILTER_PAETH, FILTERS };
-
-static inline uint8_t paeth_predictor(uint8_t a, uint8_t b, uint8_t c) {
-  int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-}
-
 /* Byte i of row filtered with `filter` (a: the byte a pixel to the left, b: above, c: above
  * left; zeros past the row's start, which the zero bytes before the rows give). */
 static inline uint8_t filtered_byte(int filter, const uint8_t *row, const uint8_t *prior, size_t i, int bpp) {
@@ -21,7 +14,7 @@ static inline uint8_t filtered_byte(int filter, const uint8_t *row, const uint8_
   case FILTER_SUB: return (uint8_t)(x - a);
   case FILTER_UP: return (uint8_t)(x - b);
   case FILTER_AVERAGE: return (uint8_t)(x - ((a + b) >> 1));
-  case FILTER_PAETH: return (uint8_t)(x - paeth_predictor(a, b, c));
+  case FILTER_PAETH: return (uint8_t)(x - cpng_paeth(a, b, c));
   default: return x;
   }
 }

@@ -3,6 +3,16 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+
+/* A scanline's filter types (its first byte). */
+enum { FILTER_NONE, FILTER_SUB, FILTER_UP, FILTER_AVERAGE, FILTER_PAETH, FILTERS };
+
+/* Paeth's predictor from the byte to the left (a), above (b) and above left (c). */
+static inline uint8_t cpng_paeth(uint8_t a, uint8_t b, uint8_t c) {
+  int p = (int)a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
 
 /*
  * PNG row filters for the compact writer: each row gets the filter among None, Sub, Up,
