@@ -93,6 +93,10 @@ struct CalibrateCommandTests {
       #expect(cases.map { $0["id"] as! String } == ["tint", "square", "dot", "mixed"])
       let dot = cases[2]["differentPixels"] as! [String: Int]
       #expect(dot["strict"] == 4)
+      #expect((cases[2]["difference"] as? [String: Any])?["kind"] as? String == "element")
+      #expect(cases[0]["difference"] is NSNull)
+      let differences = object["differences"] as! [String: [String: Any]]
+      #expect(differences["element"]?["changes"] as? Int == 2)
     }
   }
 
@@ -108,12 +112,14 @@ struct CalibrateCommandTests {
       #expect(text.contains("| setting | noise passed | noise failed | changes caught | changes missed |"))
       #expect(text.contains("| `strict` (default) | 1 / 1 | 0 / 1 | 2 / 2 | 0 / 2 |"))
       #expect(text.contains("| `exact` | 0 / 1 | 1 / 1 | 2 / 2 | 0 / 2 |"))
+      #expect(text.contains("| kind of difference at `strict` | noise: rendering | changes | unknown |"))
+      #expect(text.contains("| element | 0 | 2 | 1 |"))
       #expect(text.contains("app-one: 2 pairs: 1 noise (1 rendering), 1 change"))
       #expect(text.contains("app-two: 2 pairs: 0 noise, 1 change, 1 unknown (compared, not scored)"))
       let only = try SnapdiffProcess.run(["calibrate", folder, "--level", "perceptual", "--quiet"])
       #expect(only.status == 0)
       #expect(only.standardOutput.contains("`perceptual --delta-e 5`"))
-      #expect(!only.standardOutput.contains("`strict"))
+      #expect(!only.standardOutput.contains("| `strict"))
     }
   }
 

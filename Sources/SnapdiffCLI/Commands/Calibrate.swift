@@ -37,6 +37,11 @@ extension Snapdiff {
         --delta-e 1, 3 and 5 at perceptual; and each level's default with --max-diff-ratio \
         0.001 and 0.01 (0.1 % and 1 % of the pixels may differ).
 
+        A second table sorts the pairs strict fails by the kind of difference a check reports \
+        (rendering, shifted, hairline, color, element, size): how much noise the rendering \
+        group gathers, and how many real changes it would hold (approve --difference \
+        rendering approves that group).
+
         Exit status: 0 when the table was made, 2 on bad input (a missing or undecodable \
         image, a malformed cases.json, a path that leads outside the folder: the message names \
         the pair), 64 on a usage error.
@@ -136,7 +141,7 @@ extension Snapdiff {
         print(result.json(byGroup: byGroup).serialized(pretty: true))
         return
       }
-      var text = [result.summary(), "", result.markdownTable()]
+      var text = [result.summary(), "", result.markdownTable(), "", result.markdownDifferenceTable()]
       if byGroup {
         for group in result.groups {
           text += ["", result.summary(group: group), "", result.markdownTable(group: group)]

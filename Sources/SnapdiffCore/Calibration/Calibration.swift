@@ -72,12 +72,19 @@ public struct Calibration: Sendable {
       throw CalibrationError(pairID: pair.id, problem: String(describing: error))
     }
     var counts: [CalibrationSetting.PixelComparison: PairMeasurement.Count] = [:]
-    for comparison in comparisons {
+    var difference: DifferenceClass?
+    let byDefault = CalibrationSetting.defaultSetting.comparison
+    for comparison in comparisons + (comparisons.contains(byDefault) ? [] : [byDefault]) {
       let result = PixelDiff(options: comparison.options).compare(baseline, current)
       counts[comparison] = PairMeasurement.Count(
         differentPixels: result.differentPixels, totalPixels: result.totalPixels)
+      // What a check at the default settings would say of the pair: its kind of difference.
+      if comparison == byDefault && !result.passed {
+        difference = DifferenceClassifier(threshold: comparison.options.threshold).classify(
+          baseline, current, regions: result.regions)
+      }
     }
-    return PairMeasurement(pair: pair, counts: counts)
+    return PairMeasurement(pair: pair, counts: counts, difference: difference)
   }
 }
 
@@ -98,6 +105,9 @@ public struct PairMeasurement: Sendable {
 
   public var pair: LabelledPair
   public var counts: [CalibrationSetting.PixelComparison: Count]
+  /// When the pair fails at the default setting (`strict`): the kind of difference a check
+  /// reports for it (`DifferenceClassifier`).
+  public var difference: DifferenceClass?
 
   /// Whether the pair passes at `setting` (which must be one it was measured for).
   public func passes(_ setting: CalibrationSetting) -> Bool {

@@ -28,7 +28,7 @@ extension CalibrationResult {
     ]
     for row in table(group: group) {
       let counts = row.counts
-      var cells = ["`\(row.setting.name)`" + (row.setting == Self.defaultSetting ? " (default)" : "")]
+      var cells = ["`\(row.setting.name)`" + (row.setting == CalibrationSetting.defaultSetting ? " (default)" : "")]
       cells.append("\(counts.noisePassed) / \(counts.noise)")
       cells.append("\(counts.noiseFailed) / \(counts.noise)")
       if split {
@@ -44,8 +44,36 @@ extension CalibrationResult {
     return lines.joined(separator: "\n")
   }
 
-  /// The setting `snapdiff compare` uses when given none.
-  static let defaultSetting = CalibrationSetting(comparison: .init(matchLevel: DiffOptions().matchLevel))
+  /// The kinds of difference of the pairs the default setting fails, as a check reports them
+  /// (`DifferenceClass.group`), by label: how many real changes the `rendering` group (one
+  /// group to approve after an OS update) would hold, and how much noise it gathers.
+  public func differenceTable(group: String? = nil) -> [(group: String, counts: Counts)] {
+    let chosen = measurements.filter { group == nil || $0.pair.group == group }
+    return DifferenceClass.groups.compactMap { name in
+      var counts = Counts()
+      for measurement in chosen where measurement.difference?.group == name {
+        counts.add(measurement.pair, passed: false)
+      }
+      return counts.noise + counts.changes + counts.unknown == 0 ? nil : (name, counts)
+    }
+  }
+
+  /// `differenceTable` as Markdown: a row per kind, a column per noise class, changes, unknown.
+  public func markdownDifferenceTable(group: String? = nil) -> String {
+    let classes = noiseClasses
+    let header = ["kind of difference at `strict`"] + classes.map { "noise: \($0)" } + ["changes", "unknown"]
+    var lines = [
+      "| " + header.joined(separator: " | ") + " |",
+      "|---" + String(repeating: "|---:", count: header.count - 1) + "|",
+    ]
+    for (name, counts) in differenceTable(group: group) {
+      var cells = [name == "rendering" ? "rendering (one group to approve)" : name]
+      cells += classes.map { String(counts.noiseByClass[$0]?.failed ?? 0) }
+      cells += [String(counts.changes), String(counts.unknown)]
+      lines.append("| " + cells.joined(separator: " | ") + " |")
+    }
+    return lines.joined(separator: "\n")
+  }
 
   /// Everything as JSON: the pairs counted, each setting's table (and, with `byGroup`, per
   /// group), and each pair's counts at each pixel comparison.
@@ -94,6 +122,24 @@ extension CalibrationResult {
     if byGroup {
       members.append(("groups", .object(groups.map { ($0, rows($0)) })))
     }
+    members.append(
+      (
+        "differences",
+        .object(
+          differenceTable().map { name, counts in
+            (
+              name,
+              .object([
+                ("noise", .int(counts.noise)),
+                (
+                  "noiseByClass",
+                  .object(counts.noiseByClass.keys.sorted().map { ($0, .int(counts.noiseByClass[$0]!.pairs)) })
+                ),
+                ("changes", .int(counts.changes)), ("unknown", .int(counts.unknown)),
+              ])
+            )
+          })
+      ))
     let comparisons = CalibrationSetting.pixelComparisons(of: settings)
     members.append(
       (
@@ -114,6 +160,7 @@ extension CalibrationResult {
                   })
               ),
               ("totalPixels", .int(measurement.counts.values.first?.totalPixels ?? 0)),
+              ("difference", measurement.difference.map(\.json) ?? .null),
               (
                 "failedAt",
                 .array(settings.filter { !measurement.passes($0) }.map { .string($0.name) })

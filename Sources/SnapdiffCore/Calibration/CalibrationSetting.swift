@@ -54,6 +54,10 @@ public struct CalibrationSetting: Sendable, Hashable {
     return options.passes(differentPixels: differentPixels, totalPixels: totalPixels)
   }
 
+  /// The setting `snapdiff compare` and `check` use when given none: `strict` at its defaults.
+  public static let defaultSetting = CalibrationSetting(
+    comparison: PixelComparison(matchLevel: DiffOptions().matchLevel))
+
   /// The levels calibration can measure on pixels alone: every level that compares pixels
   /// itself (`pixelLevel == self`). `layout` and `text-aware` decide from element trees (without
   /// them `text-aware` is `perceptual`), so they are left out. A level added to `MatchLevel`

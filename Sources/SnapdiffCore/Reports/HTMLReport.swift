@@ -106,6 +106,19 @@ public enum HTMLReport {
       html += ReportFormat.plural(failed.count - grouped, "change", "changes") + " seen once"
     }
     html += ".</p>\n"
+    // By kind of difference: the rendering-only failures of an OS or Xcode update as one count,
+    // with the command that approves them, and the real changes apart.
+    let differences = run.differenceGroups
+    if !differences.isEmpty {
+      html += "<ul class=\"difference-groups\" aria-label=\"Failed snapshots by kind of difference\">\n"
+      for group in differences {
+        html += "<li data-difference=\"\(attribute(group.group))\" data-count=\"\(group.keys.count)\">"
+        html += text(group.sentence)
+        html +=
+          " <code class=\"command\">\(text(ApproveCommand.approveDifference(group.group, run: run.id)))</code></li>\n"
+      }
+      html += "</ul>\n"
+    }
     return html
   }
 
