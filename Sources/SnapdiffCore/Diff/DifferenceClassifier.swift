@@ -20,7 +20,7 @@ public struct DifferenceClassifier: Sendable {
   /// The largest vertical shift looked for, in pixels.
   public static let maxShift = 16
   /// The most differing pixels examined.
-  public static let sampleLimit = 20_000
+  public static let sampleLimit = 4_096
   /// The share of differing pixels a shift must explain.
   static let shiftShare = 0.97
   /// The share of differing pixels that may lack a match within one pixel and still be re-rendered.
@@ -101,7 +101,8 @@ public struct DifferenceClassifier: Sendable {
     let firstRow = samples[0] / width
     var bestShift = 0
     var bestShare = 0.0
-    for shift in 1...Self.maxShift {
+    // Smallest shifts first; a shift that explains every pixel ends the search.
+    search: for shift in 1...Self.maxShift {
       for signed in [shift, -shift] {
         var matched = 0
         var considered = 0
@@ -121,6 +122,7 @@ public struct DifferenceClassifier: Sendable {
         if share > bestShare {
           bestShare = share
           bestShift = signed
+          if matched == considered { break search }
         }
       }
     }
