@@ -222,11 +222,27 @@ struct CalibrateCommandTests {
       #expect(kinds.sorted() == ["change", "noise", "noise"])
       #expect((object["groups"] as! [String: Any]).keys.contains(osRun))
 
-      // A period that holds no approval: every pair is a change.
+      // An approval whose new baseline is gone from the blob store is left out, and counted.
+      let history = try workspace.snapdiff(["history", "Home", "--json"])
+      let lines = history.standardOutput.split(separator: "\n").compactMap {
+        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      }
+      let last = try #require(lines.last { $0["action"] as? String == "approve" })
+      let hash = last["new"] as! String
+      let blob = workspace.root + "/.snapdiff/blobs/sha256/" + hash.prefix(2) + "/" + hash
+      try FileManager.default.removeItem(atPath: blob)
+      let pruned = try workspace.snapdiff(["calibrate", "--history", "--os-update-run", osRun, "--json"])
+      #expect(pruned.status == 0, "\(pruned.standardError)")
+      #expect(
+        pruned.standardError.contains("1 approval left out: its images are no longer in "), "\(pruned.standardError)")
+      let left = try JSONSerialization.jsonObject(with: Data(pruned.standardOutput.utf8)) as! [String: Any]
+      #expect((left["cases"] as! [[String: Any]]).count == 2)
+
+      // A period that holds no approval: every pair left is a change.
       let period = try workspace.snapdiff(["calibrate", "--history", "--os-update", "2001-01-01..2001-12-31", "--json"])
       #expect(period.status == 0, "\(period.standardError)")
       let all = try Self.settings(period)
-      #expect((all["strict"]!["changes"] as! [String: Any])["pairs"] as? Int == 3)
+      #expect((all["strict"]!["changes"] as! [String: Any])["pairs"] as? Int == 2)
     }
   }
 }
