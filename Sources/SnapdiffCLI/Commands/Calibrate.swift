@@ -128,7 +128,8 @@ extension Snapdiff {
     func run() throws {
       let result = try reportingErrors { () throws -> CalibrationResult in
         let labelled = try labelledPairs()
-        let levels = self.levels.isEmpty ? CalibrationSetting.pixelLevels : self.levels
+        // In MatchLevel's order, each once however often it was given.
+        let levels = CalibrationSetting.pixelLevels.filter { self.levels.isEmpty || self.levels.contains($0) }
         let calibration = Calibration(
           pairs: labelled, settings: CalibrationSetting.standard(levels: levels),
           jobs: jobs ?? ProcessorCount.active)
