@@ -125,7 +125,9 @@ extension Snapdiff {
     var project: ProjectOptions
 
     func validate() throws {
-      if selectors.selection.isEmpty { throw ValidationError("Say what to reject: keys or globs, or --same-as KEY.") }
+      if selectors.selection.isEmpty {
+        throw ValidationError("Say what to reject: keys or globs, --same-as KEY or --difference KIND.")
+      }
     }
 
     func run() throws {
