@@ -19,6 +19,6 @@ fi
 start=$(date +%s.%N)
 "$snapdiff" calibrate "$pairs" "$@"
 end=$(date +%s.%N)
-printf '\n%s: %s pairs in %.1f s on %s cores (%s)\n' "$(basename "$pairs")" \
-  "$(grep -o '"id"' "$pairs/cases.json" | wc -l)" "$(echo "$end - $start" | bc)" "$(nproc)" \
-  "$(git rev-parse --short HEAD)" >&2
+seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+printf '\n%s: %s pairs in %s s on %s cores (%s)\n' "$(basename "$pairs")" \
+  "$(grep -o '"id"' "$pairs/cases.json" | wc -l)" "$seconds" "$(nproc)" "$(git rev-parse --short HEAD)" >&2
