@@ -4,7 +4,7 @@
 /// service and calibration.
 ///
 /// It looks only at the pixels whose bytes differ inside the comparison's regions, and at most
-/// ``sampleLimit`` of them (every n-th, in reading order), so it costs a fraction of the
+/// ``sampleLimit`` of them (every n-th, region by region), so it costs a fraction of the
 /// comparison and gives the same answer for the same images.
 ///
 /// ```swift
@@ -80,7 +80,10 @@ public struct DifferenceClassifier: Sendable {
       }
     }
     if strong.isEmpty { return faint > 0 ? DifferenceClass(kind: .rerendered) : nil }
-    strong.sort()
+    // Regions in their order, each row by row: the same order for the same images, so the
+    // samples below are too (sorting a whole-screen change's millions of indexes is not needed).
+    let firstRow = strong.min()! / width
+    let lastRow = strong.max()! / width
     var isStrong = [Bool](repeating: false, count: width * height)
     for index in strong { isStrong[index] = true }
     let stride = max(1, (strong.count + Self.sampleLimit - 1) / Self.sampleLimit)
@@ -98,7 +101,6 @@ public struct DifferenceClassifier: Sendable {
     // current pixel is the baseline's `shift` rows up, the baseline pixel the current one's
     // `shift` rows down), so that something removed from a plain background is not a shift.
     // Pixels whose source lies beyond the image's edge (content moved in or out) are not counted.
-    let firstRow = samples[0] / width
     var bestShift = 0
     var bestShare = 0.0
     // Smallest shifts first; a shift that explains every pixel ends the search.
@@ -136,7 +138,6 @@ public struct DifferenceClassifier: Sendable {
         x0 = min(x0, index % width)
         x1 = max(x1, index % width)
       }
-      let lastRow = strong[strong.count - 1] / width
       var matched = 0
       var considered = 0
       for y in firstRow...lastRow where y - bestShift >= 0 && y - bestShift < height {
