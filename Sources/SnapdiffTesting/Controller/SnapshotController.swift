@@ -30,6 +30,9 @@ public final class SnapshotController {
   public var onFailure: ((String) -> Void)?
   /// Receives notes (skips, recorded baselines) instead of standard error, when set.
   public var onNote: ((String) -> Void)?
+  /// How long a snapshot waits for a moving screen to hold still (default: up to 2 s for two
+  /// equal captures; `.off` captures once).
+  public var stableCapture: StableCapture = .default
 
   private var batchName: String?
 
@@ -121,9 +124,19 @@ public final class SnapshotController {
       case .failure(let problem):
         return SnapshotVerdict(key: key, status: .failed, message: "Snapshot '\(key)' was not taken: \(problem)")
       }
-      let frame = try shooter.capture()
+      let capture = try stableCapture.capture(with: shooter)
+      let frame = capture.frame
       let masks = SnapshotMasks(frame.ignoredAreas + areas, scale: frame.scale)
-      return try checker.verify(frame, key: key, masks: masks)
+      var verdict = try checker.verify(frame, key: key, masks: masks)
+      verdict.captures = capture.captures
+      if let wait = capture.note(timeout: stableCapture.timeout) {
+        if verdict.status == .failed {
+          verdict.message = (verdict.message ?? "Snapshot '\(key)' failed") + "\n  capture: " + wait
+        } else {
+          note("snapdiff: snapshot '\(key)': \(wait)")
+        }
+      }
+      return verdict
     } catch {
       return SnapshotVerdict(key: key, status: .failed, message: "Snapshot '\(key)' could not be taken: \(error)")
     }
