@@ -127,6 +127,7 @@ struct StableCaptureTests {
     #expect(verdict.captures == 5)
     #expect(clock.now() == 1)
     let message = try #require(verdict.message)
-    #expect(message.contains("capture: the screen was still changing after 1 s (5 captures): the last capture was checked"))
+    #expect(
+      message.contains("capture: the screen was still changing after 1 s (5 captures): the last capture was checked"))
   }
 }

@@ -64,7 +64,8 @@ public struct StableFrame: Sendable {
   /// What the verdict adds about the wait: nothing for a screen that was still at once.
   func note(timeout: Double) -> String? {
     if !settled {
-      return "the screen was still changing after \(Self.seconds(timeout)) (\(captures) captures): the last capture was checked"
+      return
+        "the screen was still changing after \(Self.seconds(timeout)) (\(captures) captures): the last capture was checked"
     }
     return captures > 2 ? "the screen settled after \(captures) captures" : nil
   }
