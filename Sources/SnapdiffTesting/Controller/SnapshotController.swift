@@ -83,9 +83,14 @@ public final class SnapshotController {
 
   /// Takes the snapshot `name` of `page`: skipped when the page is not allowed or has no
   /// shooter, otherwise captured and checked; a mismatch fails the running test.
+  ///
+  /// With `target`, the snapshot is of that element or region only (Eyes' `checkElement`,
+  /// `checkRegion`): an `XCUIElement`, an ``ElementIdentifier`` or selector found in the frame's
+  /// tree, an ``ElementFrame`` in points or a ``PixelRect``. The frame and its tree are cut to
+  /// it, and the page's masks follow; keys and baselines are as for whole screens.
   @discardableResult
   public func takeSnapshot<P: SnapshotPage>(
-    _ name: String, id: String, page: P, in factory: AnyObject,
+    _ name: String, id: String, page: P, in factory: AnyObject, of target: (any IgnorableElement)? = nil,
     file: StaticString = #filePath, line: UInt = #line
   ) -> SnapshotVerdict {
     let key = key(id: id, name: name)
@@ -98,7 +103,7 @@ public final class SnapshotController {
         reason: "page '\(page.id)' (\(type(of: page))) is not an allowed page of the SnapshotController"
           + " (allowed: \(allowed.isEmpty ? "none" : allowed))")
     } else if let shooter = page.snapShooter ?? snapShooter {
-      verdict = check(key, page: page, shooter: shooter)
+      verdict = check(key, page: page, shooter: shooter, target: target)
     } else {
       verdict = skip(key, reason: "page '\(page.id)' (\(type(of: page))) has no snapShooter")
     }
@@ -116,7 +121,9 @@ public final class SnapshotController {
     return verdict
   }
 
-  private func check<P: SnapshotPage>(_ key: String, page: P, shooter: SnapShooter) -> SnapshotVerdict {
+  private func check<P: SnapshotPage>(
+    _ key: String, page: P, shooter: SnapShooter, target: (any IgnorableElement)?
+  ) -> SnapshotVerdict {
     do {
       let areas: [IgnoredArea]
       switch page.ignoredAreas() {
@@ -125,8 +132,14 @@ public final class SnapshotController {
         return SnapshotVerdict(key: key, status: .failed, message: "Snapshot '\(key)' was not taken: \(problem)")
       }
       let capture = try stableCapture.capture(with: shooter)
-      let frame = capture.frame
-      let masks = SnapshotMasks(frame.ignoredAreas + areas, scale: frame.scale)
+      var frame = capture.frame
+      var pageAreas = areas
+      if let target {
+        let crop = try FrameCrop(target, in: frame)
+        frame = try crop.apply(to: frame, target: target)
+        pageAreas = areas.compactMap(crop.moved)
+      }
+      let masks = SnapshotMasks(frame.ignoredAreas + pageAreas, scale: frame.scale)
       var verdict = try checker.verify(frame, key: key, masks: masks)
       verdict.captures = capture.captures
       if let wait = capture.note(timeout: stableCapture.timeout) {
