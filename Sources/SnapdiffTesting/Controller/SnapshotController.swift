@@ -30,6 +30,10 @@ public final class SnapshotController {
   public var onFailure: ((String) -> Void)?
   /// Receives notes (skips, recorded baselines) instead of standard error, when set.
   public var onNote: ((String) -> Void)?
+  /// Receives every checked frame's files (``FramesFolder/files(of:key:masks:)``): on Apple
+  /// platforms `.snapdiff(test:)` sets it to ``FrameAttachments/xctest``, so the test results
+  /// carry the frames; nil attaches nothing.
+  public var frameAttachments: FrameAttachments?
 
   private var batchName: String?
 
@@ -123,6 +127,10 @@ public final class SnapshotController {
       }
       let frame = try shooter.capture()
       let masks = SnapshotMasks(frame.ignoredAreas + areas, scale: frame.scale)
+      if let frameAttachments {
+        let snapshotKey = try SnapshotKey(key)
+        frameAttachments.attach(snapshotKey, try FramesFolder.files(of: frame, key: snapshotKey, masks: masks))
+      }
       return try checker.verify(frame, key: key, masks: masks)
     } catch {
       return SnapshotVerdict(key: key, status: .failed, message: "Snapshot '\(key)' could not be taken: \(error)")

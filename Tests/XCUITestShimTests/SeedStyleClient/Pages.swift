@@ -10,12 +10,19 @@
 
     var ignoredElements: [XCUIElement] { [app.staticTexts["clock"]] }
 
-    var nextButton: XCUIElement { app.buttons["nextButton"] }
+    var nextButton: XCUIElement { screen.buttons["nextButton"] }
+    var title: XCUIElement { screen.staticTexts.firstMatch }
+    var pageDots: XCUIElementQuery { screen.pageIndicators }
   }
 
   final class AutosuggestPage: SnapshotPage {
     var id: String { "autosuggest" }
     var snapShooter: SnapShooter? { .xcuiScreen(app) }
+
+    var searchField: XCUIElement { app.searchFields.firstMatch }
+    var suggestions: XCUIElementQuery { app.tables.cells }
+    var clearButton: XCUIElement { app.buttons.matching(identifier: "clearButton").element(boundBy: 0) }
+    var keyboardVisible: Bool { app.keyboards.count > 0 }
   }
 
   final class AutosuggestWithSkillsPage: SnapshotPage {
