@@ -47,6 +47,10 @@ public struct ServiceSnapshotChecker: Sendable {
     self.settings = settings
   }
 
+  /// How many `URLSession`s service checkers made in this process: one per checker (and per
+  /// change of its address or token), however many snapshots it sends.
+  public static var urlSessionsMade: Int { ServiceClient.made.value }
+
   /// Posts `frame` as snapshot `key` and turns the service's verdict into the test's. The PNG
   /// goes as captured (a frame that is a tree alone is rendered by the service).
   public func verify(_ frame: CapturedFrame, key rawKey: String, masks: SnapshotMasks = SnapshotMasks()) throws
