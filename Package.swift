@@ -11,9 +11,18 @@ import PackageDescription
 /// neither Xcode nor the macOS SDK's sysroot searches /opt/homebrew/include by itself.
 let hasLibdeflate =
   ProcessInfo.processInfo.environment["SNAPDIFF_NO_LIBDEFLATE"] == nil
-  && ["/usr/include/libdeflate.h", "/usr/local/include/libdeflate.h", "/opt/homebrew/include/libdeflate.h"].contains {
-    FileManager.default.fileExists(atPath: $0)
+  && ["/usr/include", "/usr/local/include", "/opt/homebrew/include"].contains {
+    FileManager.default.fileExists(atPath: $0 + "/libdeflate.h")
   }
+
+/// libdeflate's header and library as pkg-config finds them (Homebrew's /opt/homebrew on Apple
+/// silicon included, where pkg-config is Homebrew's); only when installed.
+let libdeflateTargets: [Target] =
+  hasLibdeflate
+  ? [
+    .systemLibrary(
+      name: "CLibdeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])])
+  ] : []
 
 /// SNAPDIFF_TEST_API_ONLY=1 builds the test-side API as an iOS UI-test bundle gets it: without the
 /// in-process engine (no C, no libpng), so every verdict comes from a running `snapdiff serve` or,
@@ -68,111 +77,101 @@ let testAPITargets: [Target] = [
 ]
 
 /// The engine, the CLI, the service and their tests.
-let engineTargets: [Target] =
-  [
-    // libpng as found by pkg-config (Debian: libpng-dev); `link "png16"` in the module map is the
-    // fallback when the .pc file is missing.
-    .systemLibrary(
-      name: "CLibPNG",
-      pkgConfig: "libpng",
-      providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
-    ),
-    // libpng's classic read API with its own setjmp (Swift cannot call setjmp): raw samples,
-    // header checks before any allocation, rows decoded straight into a caller's buffer.
-    .target(
-      name: "CPNGReader",
-      dependencies: ["CLibPNG"] + (hasLibdeflate ? ["CLibdeflate"] : []),
-      cSettings: hasLibdeflate ? [.define("CPNG_HAVE_LIBDEFLATE")] : [],
-      linkerSettings: hasLibdeflate ? [.linkedLibrary("deflate")] : []
-    ),
-  ]
-  + (hasLibdeflate
-    ? [
-      // libdeflate's header and library as pkg-config finds them (Homebrew's /opt/homebrew on
-      // Apple silicon included, where pkg-config is Homebrew's).
-      .systemLibrary(
-        name: "CLibdeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])])
-    ] : [])
-  + [
-    // LittleCMS (Debian: liblcms2-dev): PNG colour profiles (iCCP, sRGB, gAMA/cHRM) converted
-    // to sRGB when two images' profiles differ. A kept library rather than hand-written ICC code.
-    .systemLibrary(
-      name: "CLCMS2",
-      pkgConfig: "lcms2",
-      providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
-    ),
-    // zlib's `uncompress`, for the ICC profile inside an iCCP chunk (libpng's simplified API
-    // does not hand it out).
-    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-    // LZ4 (Debian: liblz4-dev): the cache of decoded baselines holds LZ4 blocks, which come back
-    // several times faster than a PNG decodes (scripts/bench/check_cache.sh; docs/performance.md).
-    .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]),
-    .target(name: "SnapdiffCore", dependencies: ["SnapdiffModel", "CLibPNG", "CPNGReader", "CLCMS2", "CZlib", "CLZ4"]),
-    // `snapdiff serve`: the API, the review page and the run index. Only this target and
-    // `snapdiff-serve` link Hummingbird and GRDB; SnapdiffCore and `snapdiff` stay free of them.
-    .target(
-      name: "SnapdiffServer",
-      dependencies: [
-        "SnapdiffCore", "SnapdiffWire",
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "HummingbirdCore", package: "hummingbird"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-        // `--database postgres://…`: runs, records, approvals and locks in PostgreSQL, so several
-        // instances behind a load balancer serve the same runs (SQLite stays the default).
-        .product(name: "PostgresNIO", package: "postgres-nio"),
-        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        // `/metrics` (Prometheus text) and structured request logs; only the server links them.
-        .product(name: "Metrics", package: "swift-metrics"),
-        .product(name: "Prometheus", package: "swift-prometheus"),
-        .product(name: "Logging", package: "swift-log"),
-      ],
-      exclude: ["openapi.yaml"]
-    ),
-    .target(
-      name: "SnapdiffCLI",
-      dependencies: [
-        "SnapdiffCore", "SnapdiffWire",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
-    ),
-    .executableTarget(name: "snapdiff", dependencies: ["SnapdiffCLI"]),
-    // `snapdiff serve` runs this executable in its place (the CLI's options, the server linked).
-    .target(
-      name: "SnapdiffServeCommand",
-      dependencies: [
-        "SnapdiffCLI", "SnapdiffServer",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ]
-    ),
-    .executableTarget(name: "snapdiff-serve", dependencies: ["SnapdiffServeCommand"]),
-    // The example app whose screens the example suite snapshots (dogfooding SnapdiffTesting).
-    .target(name: "ExampleApp", dependencies: ["SnapdiffCore"]),
-    .testTarget(
-      name: "SnapdiffCoreTests",
-      dependencies: ["SnapdiffCore", "SnapdiffTestSupport"],
-      exclude: ["Fixtures"]
-    ),
-    .testTarget(
-      name: "ExampleAppSnapshotTests",
-      dependencies: ["ExampleApp", "SnapdiffTesting", "SnapdiffCore"]
-    ),
-    .testTarget(
-      name: "SnapdiffServerTests",
-      dependencies: [
-        "SnapdiffServer", "SnapdiffCore", "SnapdiffTesting", "snapdiff", "snapdiff-serve", "SnapdiffTestSupport",
-        .product(name: "HummingbirdTesting", package: "hummingbird"),
-        .product(name: "GRDB", package: "GRDB.swift"),
-      ]
-    ),
-    .testTarget(
-      name: "SnapdiffCLITests",
-      dependencies: ["SnapdiffCLI", "SnapdiffCore", "snapdiff", "snapdiff-serve", "SnapdiffTestSupport"]
-    ),
-    .testTarget(
-      name: "SnapdiffTestingTests",
-      dependencies: ["SnapdiffTesting", "SnapdiffCore", "SnapdiffTestSupport"]
-    ),
-  ]
+let engineTargets: [Target] = [
+  // libpng as found by pkg-config (Debian: libpng-dev); `link "png16"` in the module map is the
+  // fallback when the .pc file is missing.
+  .systemLibrary(
+    name: "CLibPNG",
+    pkgConfig: "libpng",
+    providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+  ),
+  // libpng's classic read API with its own setjmp (Swift cannot call setjmp): raw samples,
+  // header checks before any allocation, rows decoded straight into a caller's buffer.
+  .target(
+    name: "CPNGReader",
+    dependencies: ["CLibPNG"] + (hasLibdeflate ? ["CLibdeflate"] : []),
+    cSettings: hasLibdeflate ? [.define("CPNG_HAVE_LIBDEFLATE")] : [],
+    linkerSettings: hasLibdeflate ? [.linkedLibrary("deflate")] : []
+  ),
+  // LittleCMS (Debian: liblcms2-dev): PNG colour profiles (iCCP, sRGB, gAMA/cHRM) converted
+  // to sRGB when two images' profiles differ. A kept library rather than hand-written ICC code.
+  .systemLibrary(
+    name: "CLCMS2",
+    pkgConfig: "lcms2",
+    providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]
+  ),
+  // zlib's `uncompress`, for the ICC profile inside an iCCP chunk (libpng's simplified API
+  // does not hand it out).
+  .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+  // LZ4 (Debian: liblz4-dev): the cache of decoded baselines holds LZ4 blocks, which come back
+  // several times faster than a PNG decodes (scripts/bench/check_cache.sh; docs/performance.md).
+  .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]),
+  .target(name: "SnapdiffCore", dependencies: ["SnapdiffModel", "CLibPNG", "CPNGReader", "CLCMS2", "CZlib", "CLZ4"]),
+  // `snapdiff serve`: the API, the review page and the run index. Only this target and
+  // `snapdiff-serve` link Hummingbird and GRDB; SnapdiffCore and `snapdiff` stay free of them.
+  .target(
+    name: "SnapdiffServer",
+    dependencies: [
+      "SnapdiffCore", "SnapdiffWire",
+      .product(name: "Hummingbird", package: "hummingbird"),
+      .product(name: "HummingbirdCore", package: "hummingbird"),
+      .product(name: "GRDB", package: "GRDB.swift"),
+      // `--database postgres://…`: runs, records, approvals and locks in PostgreSQL, so several
+      // instances behind a load balancer serve the same runs (SQLite stays the default).
+      .product(name: "PostgresNIO", package: "postgres-nio"),
+      .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      // `/metrics` (Prometheus text) and structured request logs; only the server links them.
+      .product(name: "Metrics", package: "swift-metrics"),
+      .product(name: "Prometheus", package: "swift-prometheus"),
+      .product(name: "Logging", package: "swift-log"),
+    ],
+    exclude: ["openapi.yaml"]
+  ),
+  .target(
+    name: "SnapdiffCLI",
+    dependencies: [
+      "SnapdiffCore", "SnapdiffWire",
+      .product(name: "ArgumentParser", package: "swift-argument-parser"),
+    ]
+  ),
+  .executableTarget(name: "snapdiff", dependencies: ["SnapdiffCLI"]),
+  // `snapdiff serve` runs this executable in its place (the CLI's options, the server linked).
+  .target(
+    name: "SnapdiffServeCommand",
+    dependencies: [
+      "SnapdiffCLI", "SnapdiffServer",
+      .product(name: "ArgumentParser", package: "swift-argument-parser"),
+    ]
+  ),
+  .executableTarget(name: "snapdiff-serve", dependencies: ["SnapdiffServeCommand"]),
+  // The example app whose screens the example suite snapshots (dogfooding SnapdiffTesting).
+  .target(name: "ExampleApp", dependencies: ["SnapdiffCore"]),
+  .testTarget(
+    name: "SnapdiffCoreTests",
+    dependencies: ["SnapdiffCore", "SnapdiffTestSupport"],
+    exclude: ["Fixtures"]
+  ),
+  .testTarget(
+    name: "ExampleAppSnapshotTests",
+    dependencies: ["ExampleApp", "SnapdiffTesting", "SnapdiffCore"]
+  ),
+  .testTarget(
+    name: "SnapdiffServerTests",
+    dependencies: [
+      "SnapdiffServer", "SnapdiffCore", "SnapdiffTesting", "snapdiff", "snapdiff-serve", "SnapdiffTestSupport",
+      .product(name: "HummingbirdTesting", package: "hummingbird"),
+      .product(name: "GRDB", package: "GRDB.swift"),
+    ]
+  ),
+  .testTarget(
+    name: "SnapdiffCLITests",
+    dependencies: ["SnapdiffCLI", "SnapdiffCore", "snapdiff", "snapdiff-serve", "SnapdiffTestSupport"]
+  ),
+  .testTarget(
+    name: "SnapdiffTestingTests",
+    dependencies: ["SnapdiffTesting", "SnapdiffCore", "SnapdiffTestSupport"]
+  ),
+]
 
 let package = Package(
   name: "snapdiff",
@@ -213,5 +212,5 @@ let package = Package(
       // of it; outside the test API's manifest (SNAPDIFF_TEST_API_ONLY) like every other package.
       .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
-  targets: testAPITargets + (testAPIOnly ? [] : engineTargets)
+  targets: testAPITargets + (testAPIOnly ? [] : engineTargets + libdeflateTargets)
 )
