@@ -124,11 +124,14 @@
       // frames folder (a device's frames come back this way).
       let attached = MainActor.assumeIsolated { XCUIShimWorld.attachments }
       XCTAssertEqual(attached.map(\.activity), Array(repeating: "snapdiff: \(key)", count: 3))
-      XCTAssertEqual(attached.map { $0.attachment.name }, [".png", ".tree.json", ".snapdiff.json"].map { key + $0 })
+      XCTAssertEqual(
+        attached.map { $0.attachment.name },
+        ["frame", "tree", "masks"].map { "snapdiff-\($0)-Onboarding%20-%20test_onboarding%2FOnboarding" })
       XCTAssertEqual(attached.map(\.attachment.uniformTypeIdentifier), ["public.png", "public.json", "public.json"])
       XCTAssertTrue(attached.allSatisfy { $0.attachment.lifetime == .keepAlways })
       for (activity, attachment) in attached {
-        let onDisk = try Data(contentsOf: URL(fileURLWithPath: frames + (attachment.name ?? "")))
+        let file = try XCTUnwrap(FrameAttachmentName.parse(attachment.name ?? ""))
+        let onDisk = try Data(contentsOf: URL(fileURLWithPath: frames + file.key.relativePath(suffix: file.suffix)))
         XCTAssertEqual(attachment.data, onDisk, "\(activity): \(attachment.name ?? "")")
       }
 

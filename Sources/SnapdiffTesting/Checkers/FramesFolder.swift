@@ -92,6 +92,10 @@ public struct FrameFile: Sendable, Equatable {
   /// Its path inside a frames folder: `Home - test_search/Home.png`.
   public var relativePath: String { key.relativePath(suffix: suffix) }
 
+  /// Its name as an attachment to the test's results (``FrameAttachmentName``): what
+  /// `snapdiff check` reads back from a result bundle's exported attachments.
+  public var attachmentName: String { FrameAttachmentName.name(key: key, suffix: suffix) }
+
   /// Its Uniform Type Identifier, for an attachment.
   public var uniformTypeIdentifier: String { suffix == ".png" ? "public.png" : "public.json" }
 }

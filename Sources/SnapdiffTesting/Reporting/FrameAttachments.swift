@@ -5,9 +5,10 @@ import SnapdiffModel
 /// in the `.xcresult` bundle, so frames taken on a device, which cannot write to the Mac, come
 /// back with the results).
 ///
-/// Each file is attached under its path in a frames folder (`Home - test_search/Home.png`,
-/// `….tree.json`, `….snapdiff.json`): exported from the result bundle
-/// (`xcrun xcresulttool export attachments`), they are a frames folder again.
+/// Each file is attached under a name that says which file of a frames folder it is
+/// (``FrameAttachmentName``): exported from the result bundle (`xcrun xcresulttool export
+/// attachments --path Run.xcresult --output-path DIR`), `snapdiff check DIR` reads them as a
+/// frames folder.
 public struct FrameAttachments: Sendable {
   private let attachFiles: @Sendable (_ key: SnapshotKey, _ files: [FrameFile]) -> Void
 

@@ -13,7 +13,9 @@
   extension FrameAttachments {
     /// Each frame's files attached to the running test, in an activity `snapdiff: <key>`, kept
     /// even when the test passes (`lifetime = .keepAlways`: `xcodebuild` drops the attachments
-    /// of passing tests otherwise), each named by its path in a frames folder.
+    /// of passing tests otherwise), each named for `snapdiff check` to read back
+    /// (``FrameFile/attachmentName``: `snapdiff-frame-<key>`, `snapdiff-tree-<key>`,
+    /// `snapdiff-masks-<key>`).
     public static var xctest: FrameAttachments {
       FrameAttachments { key, files in
         // XCTContext.runActivity is @MainActor: reached from whatever thread the test runs on.
@@ -22,7 +24,7 @@
             for file in files {
               let attachment = XCTAttachment(
                 data: Data(file.bytes), uniformTypeIdentifier: file.uniformTypeIdentifier)
-              attachment.name = file.relativePath
+              attachment.name = file.attachmentName
               attachment.lifetime = .keepAlways
               activity.add(attachment)
             }
