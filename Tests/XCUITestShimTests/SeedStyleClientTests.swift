@@ -95,6 +95,15 @@
         XCTAssertEqual(app.staticTexts["9:41"].identifier, "clock")
         XCTAssertFalse(app.buttons.element(boundBy: 5).exists)
         XCTAssertTrue(app.buttons["nextButton"].isHittable)
+        XCTAssertFalse(autosuggest.suggestion(containing: "swift").exists)
+        let labelled = app.descendants(matching: .any).matching(
+          NSPredicate { element, _ in (element as? XCUIElementAttributes)?.label == "Next" })
+        XCTAssertEqual(labelled.firstMatch.identifier, "nextButton")
+        XCTAssertEqual(
+          app.otherElements.containing(
+            NSPredicate { element, _ in (element as? XCUIElementAttributes)?.label == "9:41" }
+          )
+          .count, 1)
       }
     }
 

@@ -12,6 +12,8 @@
   // semantics); XCTContext.runActivity is `@MainActor @preconcurrency`. Values come from
   // `XCUIShimWorld`, which a test sets to a screen shaped like a real dump.
   import Foundation
+  import SnapdiffTesting
+  import XCTest
 
   /// What the shim's XCUITest reports: the screenshot, the application's element snapshot,
   /// SpringBoard's screen and status bar, and what the test did (actions, launches, attachments).
@@ -512,6 +514,26 @@
       }
     }
 
+    /// The elements matching `predicate`, evaluated with each element's snapshot (the shim's
+    /// Foundation evaluates block predicates; Apple's also evaluates format strings).
+    public func matching(_ predicate: NSPredicate) -> XCUIElementQuery {
+      let resolve = self.resolve
+      return XCUIElementQuery { resolve().filter { predicate.evaluate(with: $0) } }
+    }
+
+    public func element(matching predicate: NSPredicate) -> XCUIElement {
+      matching(predicate).firstMatch
+    }
+
+    public func containing(_ predicate: NSPredicate) -> XCUIElementQuery {
+      let resolve = self.resolve
+      return XCUIElementQuery {
+        resolve().filter { node in
+          ShimElementSnapshot.descendants(of: node, matching: .any).contains { predicate.evaluate(with: $0) }
+        }
+      }
+    }
+
     public func containing(_ elementType: XCUIElement.ElementType, identifier: String?) -> XCUIElementQuery {
       let resolve = self.resolve
       return XCUIElementQuery {
@@ -587,6 +609,42 @@
       data = payload
       uniformTypeIdentifier = identifier
     }
+  }
+
+  extension XCTAttachment {
+    /// An attachment of a screenshot (PNG).
+    public convenience init(screenshot: XCUIScreenshot) {
+      self.init(data: screenshot.pngRepresentation, uniformTypeIdentifier: "public.png")
+    }
+
+    /// An attachment of text.
+    public convenience init(string: String) {
+      self.init(data: Data(string.utf8), uniformTypeIdentifier: "public.plain-text")
+    }
+
+    /// An attachment of data.
+    public convenience init(data payload: Data) {
+      self.init(data: payload, uniformTypeIdentifier: "public.data")
+    }
+  }
+
+  /// What Apple's XCTestCase adds for UI tests and activities: attachments (Apple's XCTestCase is
+  /// an XCTActivity; corelibs' is no NSObject, so only the method is declared here) and UI
+  /// interruption monitors.
+  extension XCTestCase {
+    public func add(_ attachment: XCTAttachment) {
+      let name = self.name
+      MainActorHop.run { XCUIShimWorld.attachments.append((name, attachment)) }
+    }
+
+    @discardableResult
+    public func addUIInterruptionMonitor(
+      withDescription handlerDescription: String, handler: @escaping (XCUIElement) -> Bool
+    ) -> any NSObjectProtocol {
+      NSObject()
+    }
+
+    public func removeUIInterruptionMonitor(_ monitor: any NSObjectProtocol) {}
   }
 
   /// XCTActivity: "A named substep of a test method" (`add(_:)` an attachment).

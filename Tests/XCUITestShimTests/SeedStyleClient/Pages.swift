@@ -23,6 +23,10 @@
     var suggestions: XCUIElementQuery { app.tables.cells }
     var clearButton: XCUIElement { app.buttons.matching(identifier: "clearButton").element(boundBy: 0) }
     var keyboardVisible: Bool { app.keyboards.count > 0 }
+    func suggestion(containing text: String) -> XCUIElement {
+      suggestions.element(
+        matching: NSPredicate { element, _ in ((element as? XCUIElementAttributes)?.label ?? "").contains(text) })
+    }
   }
 
   final class AutosuggestWithSkillsPage: SnapshotPage {
