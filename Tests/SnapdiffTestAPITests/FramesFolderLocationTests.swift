@@ -31,8 +31,10 @@ struct FramesFolderLocationTests {
   func device() {
     #expect(resolve(["XCTestConfigurationFilePath": "/private/x.xctestconfiguration"]) == "/tmp/runner/snapdiff/frames")
     #expect(
-      resolve(["XCTestBundlePath": "/private/UITests.xctest"], tmp: "/var/mobile/tmp")
+      resolve(["XCTestConfigurationFilePath": "/private/x.xctestconfiguration"], tmp: "/var/mobile/tmp")
         == "/var/mobile/tmp/snapdiff/frames")
+    // XCTestBundlePath alone (which other runners may set) is not Xcode's runner.
+    #expect(resolve(["XCTestBundlePath": "/private/UITests.xctest"], cwd: "/work") == "/work/.snapdiff/frames")
   }
 
   @Test("swift test in the package: .snapdiff/frames in the working folder, absolute")
@@ -44,7 +46,7 @@ struct FramesFolderLocationTests {
   @Test("a frames checker from a runner's environment writes to that absolute folder, whatever the working folder")
   func writesThere() throws {
     try withTemporaryDirectory("snapdiff-frames-location") { tmp in
-      let folder = resolve(["XCTestBundlePath": "/private/UITests.xctest"], cwd: "/", tmp: tmp)
+      let folder = resolve(["XCTestConfigurationFilePath": "/private/x.xctestconfiguration"], cwd: "/", tmp: tmp)
       #expect(folder == tmp + "/snapdiff/frames")
       let verdict = try SnapshotChecker.frames(folder).verify(
         CapturedFrame(png: [UInt8](TestPNG.rgb(width: 2, height: 2) { _, _ in (1, 2, 3) }), tree: nil, source: "test"),

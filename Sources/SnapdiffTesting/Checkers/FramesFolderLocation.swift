@@ -8,7 +8,7 @@ import SnapdiffModel
 /// |---|---|
 /// | any process with `SNAPDIFF_FRAMES` set | that folder (a relative one taken from the working folder) |
 /// | an iOS, tvOS or visionOS simulator (`SIMULATOR_HOST_HOME` set) | `$SIMULATOR_HOST_HOME/Library/Caches/snapdiff/frames` on the Mac: a simulator's processes write the Mac's files |
-/// | another Xcode test runner (`XCTestConfigurationFilePath` or `XCTestBundlePath` set): a device, macOS | the runner's temporary folder + `snapdiff/frames` (on a device, read them from the test results' attachments) |
+/// | another Xcode test runner (`XCTestConfigurationFilePath` set, as Xcode and `xcodebuild` do): a device, macOS | the runner's temporary folder + `snapdiff/frames` (on a device, read them from the test results' attachments) |
 /// | anything else (`swift test` in the package) | `.snapdiff/frames` in the working folder |
 public enum FramesFolderLocation {
   /// The frames folder for a process with `environment`, working in `currentDirectory`, whose
@@ -19,7 +19,7 @@ public enum FramesFolderLocation {
     func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
     if let frames = value("SNAPDIFF_FRAMES") { return absolute(frames, in: currentDirectory) }
     if let host = value("SIMULATOR_HOST_HOME") { return joined(host, "Library/Caches/snapdiff/frames") }
-    if value("XCTestConfigurationFilePath") != nil || value("XCTestBundlePath") != nil {
+    if value("XCTestConfigurationFilePath") != nil {
       return joined(absolute(temporaryDirectory, in: currentDirectory), "snapdiff/frames")
     }
     return joined(currentDirectory, ".snapdiff/frames")
