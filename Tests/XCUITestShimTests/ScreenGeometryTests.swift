@@ -127,6 +127,18 @@
         screenshotSize: PixelSize(width: 2732, height: 2048),
         application: ElementFrame(x: 0, y: 0, width: 678, height: 1024), screen: .init(width: 1024, height: 1366))
       XCTAssertEqual(geometry, ScreenGeometry(scale: 2, screen: .init(width: 1366, height: 1024)))
+      // Landscape frames in a portrait screenshot: which way to turn them is not known, so the
+      // frame is refused rather than masked in the wrong place.
+      XCTAssertThrowsError(
+        try XCUICapture.geometry(
+          screenshotSize: PixelSize(width: 1170, height: 2532),
+          application: ElementFrame(x: 0, y: 0, width: 844, height: 390), screen: .init(width: 390, height: 844))
+      ) {
+        XCTAssertEqual(
+          "\($0)",
+          "the app's frame 844×390 points at (0, 0) lies outside the screenshot, 390×844 points at scale 3 (is the device rotated while the screenshot is not?)"
+        )
+      }
     }
 
     func test_aMacWindowOnItsDisplay() throws {
