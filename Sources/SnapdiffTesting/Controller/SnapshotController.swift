@@ -33,6 +33,10 @@ public final class SnapshotController {
   /// How long a snapshot waits for a moving screen to hold still (default: up to 2 s for two
   /// equal captures; `.off` captures once).
   public var stableCapture: StableCapture = .default
+  /// Receives every checked frame's files (``FramesFolder/files(of:key:masks:)``): on Apple
+  /// platforms `.snapdiff(test:)` sets it to ``FrameAttachments/xctest``, so the test results
+  /// carry the frames; nil attaches nothing.
+  public var frameAttachments: FrameAttachments?
 
   private var batchName: String?
 
@@ -140,6 +144,10 @@ public final class SnapshotController {
         pageAreas = areas.compactMap(crop.moved)
       }
       let masks = SnapshotMasks(frame.ignoredAreas + pageAreas, scale: frame.scale)
+      if let frameAttachments {
+        let snapshotKey = try SnapshotKey(key)
+        frameAttachments.attach(snapshotKey, try FramesFolder.files(of: frame, key: snapshotKey, masks: masks))
+      }
       var verdict = try checker.verify(frame, key: key, masks: masks)
       verdict.captures = capture.captures
       if let wait = capture.note(timeout: stableCapture.timeout) {
