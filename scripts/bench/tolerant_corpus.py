@@ -16,6 +16,8 @@ levels     runs `snapdiff compare A B --match LEVEL --json` on every rendering-n
            rendering-tolerant; default snapdiff: .build/release/snapdiff.
 prototype  the numpy model the Swift level was chosen from: for every pixel beyond strict's YIQ
            threshold (0.1), whether each image has the other's colour within radius r; the
+           re-blended edges (the pixel's colour in both images on the segment between the darkest
+           and brightest colours found in both 3x3 windows) explained too; the
            unexplained pixels grouped into patches (pixels up to 3 px apart); a pair fails when a
            patch has N pixels or more. Prints each variant's table and a leave-one-app-out
            cross-validation of N (N chosen on the other apps, tested on the one held out).
@@ -125,10 +127,43 @@ def features(a_path, b_path):
     for r in (1, 2, 3):
         out[f"ab{r}"] = nearest(ca, cb, r)[ys - y0, xs - x0]
         out[f"ba{r}"] = nearest(cb, ca, r)[ys - y0, xs - x0]
+    out["blend"] = reblended(ya, yb, ys, xs, dist)
     return out
 
 
-def largest_patch(f, r, tolerance, link):
+def reblended(ya, yb, ys, xs, dist, chunk=100_000):
+    """Whether each pixel is an edge re-blended: the darkest and the brightest colour of the two
+    images' 3x3 windows around it are each found (within the threshold) in both windows, and the
+    pixel's colour in both images lies within the threshold of the segment between them."""
+    import numpy as np
+
+    h, w = ya.shape[:2]
+    offsets = [(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+    result = np.zeros(len(ys), bool)
+    weights = np.array([0.5053, 0.299, 0.1957], np.float32)
+    for start in range(0, len(ys), chunk):
+        y, x = ys[start:start + chunk], xs[start:start + chunk]
+        wa = np.stack([ya[np.clip(y + dy, 0, h - 1), np.clip(x + dx, 0, w - 1)] for dy, dx in offsets], 1)
+        wb = np.stack([yb[np.clip(y + dy, 0, h - 1), np.clip(x + dx, 0, w - 1)] for dy, dx in offsets], 1)
+        both = np.concatenate([wa, wb], 1)
+        rows = np.arange(len(y))
+        dark = both[rows, both[..., 0].argmin(1)]
+        bright = both[rows, both[..., 0].argmax(1)]
+        limit = THRESHOLD * THRESHOLD
+        present = np.ones(len(y), bool)
+        for end in (dark, bright):
+            for window in (wa, wb):
+                present &= dist(window, end[:, None, :]).min(1) <= limit
+        on_segment = present
+        seg = bright - dark
+        for colour in (ya[y, x], yb[y, x]):
+            t = np.clip(((colour - dark) * seg * weights).sum(1) / np.maximum((seg * seg * weights).sum(1), 1e-9), 0, 1)
+            on_segment &= dist(colour, dark + t[:, None] * seg) <= limit
+        result[start:start + chunk] = on_segment
+    return result
+
+
+def largest_patch(f, r, tolerance, link, blend):
     """The size of the largest patch of unexplained pixels (pixels up to `link` apart joined)."""
     import numpy as np
     from scipy import ndimage
@@ -136,6 +171,8 @@ def largest_patch(f, r, tolerance, link):
     if len(f["ys"]) == 0:
         return 0
     keep = (f[f"ab{r}"] > tolerance ** 2) | (f[f"ba{r}"] > tolerance ** 2)
+    if blend:
+        keep &= ~f["blend"]
     ys, xs = f["ys"][keep], f["xs"][keep]
     if len(ys) == 0:
         return 0
@@ -160,8 +197,10 @@ def prototype(args):
         feats[c["id"]] = dict(np.load(path))
     sizes = (2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64)
     apps = sorted({app(c) for c in cases})
-    for r, tolerance, link in ((1, 0.1, 3), (2, 0.1, 1), (2, 0.1, 3), (2, 0.15, 3), (3, 0.1, 3)):
-        patch = {c["id"]: largest_patch(feats[c["id"]], r, tolerance, link) for c in cases}
+    variants = ((1, 0.1, 3, False), (1, 0.1, 3, True), (2, 0.1, 1, False), (2, 0.1, 3, False), (2, 0.1, 3, True),
+                (2, 0.15, 3, True), (3, 0.1, 3, True))
+    for r, tolerance, link, blend in variants:
+        patch = {c["id"]: largest_patch(feats[c["id"]], r, tolerance, link, blend) for c in cases}
 
         def errors(subset, n):
             return (sum(c["kind"] == "noise" and patch[c["id"]] >= n for c in subset)
@@ -176,7 +215,8 @@ def prototype(args):
             for c in cases:
                 if app(c) == name:
                     held_out[c["id"]] = patch[c["id"]] >= n
-        label = f"radius {r}, colour within {tolerance}, patches joined within {link} px"
+        label = f"radius {r}, colour within {tolerance}, patches joined within {link} px" + (
+            ", re-blended edges explained" if blend else "")
         print_table(f"{label}: N chosen with each app held out", cases, held_out)
         worst_noise = max(patch[c["id"]] for c in cases if c["kind"] == "noise")
         smallest = sorted(patch[c["id"]] for c in cases if c["kind"] == "change" and patch[c["id"]] > worst_noise)

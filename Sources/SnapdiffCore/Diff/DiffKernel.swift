@@ -140,7 +140,9 @@ struct DiffKernel {
         counts.ignored &+= 1
         mark(ignoredWord, at: index, &counts)
       } else if matchLevel == .renderingTolerant {
-        if RenderingNoise.explained(a, b, x: x, y: y, maxDelta: maxDelta) {
+        if RenderingNoise.explained(a, b, x: x, y: y, maxDelta: maxDelta)
+          || RenderingNoise.reblended(a, b, x: x, y: y, maxDelta: maxDelta)
+        {
           counts.tolerated &+= 1
           if !diffMask { mark(aaWord, at: index, &counts) }
         } else {

@@ -1,10 +1,10 @@
-// The `rendering-tolerant` match level's two rules, measured on real iOS screenshots re-recorded
+// The `rendering-tolerant` match level's rules, measured on real iOS screenshots re-recorded
 // across OS, Xcode and simulator updates (docs/comparison.md, scripts/bench/tolerant_corpus.py).
 
 /// What re-rendering does to a screenshot: it re-blends anti-aliased edges, re-rasterises glyphs
 /// and moves edges by a pixel or two. A pixel that differs beyond the threshold is explained when
-/// each image has the other's colour (within the threshold) no more than `radius` pixels away.
-/// What no such neighbour explains is grouped into patches (pixels up to `linkDistance` apart
+/// each image has the other's colour (within the threshold) no more than `radius` pixels away,
+/// or when it is an edge re-blended (`reblended`). What neither explains is grouped into patches (pixels up to `linkDistance` apart
 /// are one patch); a patch of fewer than `smallestChange` pixels is noise too. A word, an
 /// icon, a divider's inset, a dimmed button leave larger patches, and fail.
 public enum RenderingNoise {
@@ -53,9 +53,83 @@ public enum RenderingNoise {
     return false
   }
 
+  /// Whether the differing pixel at (`x`, `y`) is an edge re-blended, as a shape moved by a
+  /// fraction of a pixel is: the darkest and the brightest colour of the two images' 3×3 windows
+  /// around it are each found (within the threshold) in both windows, and the pixel's colour in
+  /// both images lies within the threshold of the segment between them (a mix of the two).
+  /// A colour that one image lacks (a dimmed label, a new icon, text added) is no such mix.
+  static func reblended(_ a: PixelWords, _ b: PixelWords, x: Int, y: Int, maxDelta: Double) -> Bool {
+    let left = max(x - 1, 0)
+    let right = min(x + 1, a.width - 1)
+    let top = max(y - 1, 0)
+    let bottom = min(y + 1, a.height - 1)
+    var darkest = a[x: x, y: y]
+    var brightest = darkest
+    var darkestY = Double.infinity
+    var brightestY = -Double.infinity
+    func consider(_ word: UInt32) {
+      let (red, green, blue) = channels(word)
+      let luma = rgb2y(red, green, blue)
+      if luma < darkestY {
+        darkestY = luma
+        darkest = word
+      }
+      if luma > brightestY {
+        brightestY = luma
+        brightest = word
+      }
+    }
+    for row in top...bottom {
+      for column in left...right {
+        consider(a[x: column, y: row])
+        consider(b[x: column, y: row])
+      }
+    }
+    func inWindow(_ word: UInt32, _ image: PixelWords) -> Bool {
+      for row in top...bottom {
+        for column in left...right where matches(word, image[x: column, y: row], maxDelta) { return true }
+      }
+      return false
+    }
+    guard inWindow(darkest, a), inWindow(darkest, b), inWindow(brightest, a), inWindow(brightest, b) else {
+      return false
+    }
+    let start = YIQ(darkest)
+    let end = YIQ(brightest)
+    return start.segmentDistance(to: end, from: YIQ(a[x: x, y: y])) <= maxDelta
+      && start.segmentDistance(to: end, from: YIQ(b[x: x, y: y])) <= maxDelta
+  }
+
   @inline(__always)
   private static func matches(_ first: UInt32, _ second: UInt32, _ maxDelta: Double) -> Bool {
     first == second || abs(colorDelta(first, second)) <= maxDelta
+  }
+}
+
+/// A colour as YIQ, for distances to a segment under `colorDelta`'s metric.
+private struct YIQ {
+  var y: Double
+  var i: Double
+  var q: Double
+
+  @inline(__always)
+  init(_ word: UInt32) {
+    let (r, g, b) = channels(word)
+    y = rgb2y(r, g, b)
+    i = rgb2i(r, g, b)
+    q = rgb2q(r, g, b)
+  }
+
+  /// `colorDelta`'s squared distance from `point` to the nearest point of the segment from
+  /// `self` to `end`.
+  @inline(__always)
+  func segmentDistance(to end: YIQ, from point: YIQ) -> Double {
+    let (dy, di, dq) = (end.y - y, end.i - i, end.q - q)
+    let (py, pi, pq) = (point.y - y, point.i - i, point.q - q)
+    let length = 0.5053 * dy * dy + 0.299 * di * di + 0.1957 * dq * dq
+    let along = length > 0 ? min(max((0.5053 * py * dy + 0.299 * pi * di + 0.1957 * pq * dq) / length, 0), 1) : 0
+    let (ey, ei, eq) = (py - along * dy, pi - along * di, pq - along * dq)
+    return 0.5053 * ey * ey + 0.299 * ei * ei + 0.1957 * eq * eq
   }
 }
 
