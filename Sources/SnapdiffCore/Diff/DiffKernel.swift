@@ -93,6 +93,7 @@ struct DiffKernel {
     let skipEqualRows = grayOutput == nil
     let rowBytes = width &* 4
     var perceptual = PerceptualDelta(active: matchLevel == .perceptual)
+    var rows = UnexplainedRows(width: matchLevel == .renderingTolerant ? width : 0)
     for y in 0..<height {
       let rowStart = y &* width
       if skipEqualRows {
@@ -102,8 +103,9 @@ struct DiffKernel {
           continue
         }
       }
+      rows.advance(to: y)
       mask.forEachSegment(row: y, width: width) { start, end, ignored in
-        scanSegment(y: y, from: start, to: end, ignored: ignored, &counts, &regions, &perceptual)
+        scanSegment(y: y, from: start, to: end, ignored: ignored, &counts, &regions, &perceptual, &rows)
       }
     }
   }
@@ -111,7 +113,7 @@ struct DiffKernel {
   @inline(__always)
   private func scanSegment(
     y: Int, from start: Int, to end: Int, ignored: Bool, _ counts: inout DiffCounts,
-    _ regions: inout DiffRegions, _ perceptual: inout PerceptualDelta
+    _ regions: inout DiffRegions, _ perceptual: inout PerceptualDelta, _ rows: inout UnexplainedRows
   ) {
     let rowStart = y &* width
     let gray = grayOutput
@@ -140,14 +142,18 @@ struct DiffKernel {
         counts.ignored &+= 1
         mark(ignoredWord, at: index, &counts)
       } else if matchLevel == .renderingTolerant {
-        if RenderingNoise.explained(a, b, x: x, y: y, maxDelta: maxDelta)
-          || RenderingNoise.reblended(a, b, x: x, y: y, maxDelta: maxDelta)
+        // Inside an area already unexplained (the four neighbours scanned before it), a pixel
+        // joins that patch untested: a changed screen costs a few compares a pixel.
+        if !rows.surrounded(x: x, y: y)
+          && (RenderingNoise.explained(a, b, x: x, y: y, maxDelta: maxDelta)
+            || RenderingNoise.reblended(a, b, x: x, y: y, maxDelta: maxDelta))
         {
           counts.tolerated &+= 1
           if !diffMask { mark(aaWord, at: index, &counts) }
         } else {
           // Judged with its patch once the scan is over.
           counts.unexplained.append(index: index, darker: delta < 0)
+          rows.mark(x: x)
         }
       } else if !includeAA
         && (isAntialiased(a, x: x, y: y, other: b) || isAntialiased(b, x: x, y: y, other: a))

@@ -133,6 +133,44 @@ private struct YIQ {
   }
 }
 
+/// Which pixels of the row being scanned and of the row before it are unexplained, so that a
+/// pixel inside an unexplained area (left, upper-left, upper and upper-right neighbours all
+/// unexplained) joins it without being searched around: it is in their patch either way. Two
+/// rows of flags, allocated once per comparison (none for a width of 0: other levels).
+struct UnexplainedRows {
+  private var previous: [Bool]
+  private var current: [Bool]
+  private var row = -2
+
+  init(width: Int) {
+    previous = [Bool](repeating: false, count: width)
+    current = previous
+  }
+
+  /// Starts row `y` (rows with no differing pixel may have been skipped).
+  @inline(__always)
+  mutating func advance(to y: Int) {
+    guard !current.isEmpty else { return }
+    if y == row + 1 {
+      swap(&previous, &current)
+    } else {
+      for index in previous.indices { previous[index] = false }
+    }
+    for index in current.indices { current[index] = false }
+    row = y
+  }
+
+  @inline(__always)
+  mutating func mark(x: Int) {
+    current[x] = true
+  }
+
+  @inline(__always)
+  func surrounded(x: Int, y: Int) -> Bool {
+    x > 0 && x + 1 < current.count && current[x - 1] && previous[x - 1] && previous[x] && previous[x + 1]
+  }
+}
+
 /// The differing pixels that no neighbour explained, in scan order, kept until the scan is over
 /// and their patches can be measured.
 struct UnexplainedPixels {
