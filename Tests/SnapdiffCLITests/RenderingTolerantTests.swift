@@ -126,6 +126,29 @@ struct RenderingTolerantTests {
   }
 }
 
+/// `snapdiff check` with the level from `snapdiff.json`.
+@Suite("snapdiff check, rendering-tolerant")
+struct RenderingTolerantCheckTests {
+  @Test(
+    "snapdiff.json's matchLevel rendering-tolerant passes a re-rendered frame that strict fails, and run.json names the level"
+  )
+  func projectLevel() throws {
+    try withWorkspace { workspace in
+      let screen = RenderedScreen.list()
+      try workspace.writeFrame("Home", screen.image())
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)  // recorded
+      try workspace.writeFrame("Home", screen.moved(dx: 0.4, dy: 0).moved(dx: 0, dy: 2) { $0.y < 20 }.image())
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 1)  // strict
+      try #"{"matchLevel": "rendering-tolerant"}"#.write(
+        toFile: workspace.root + "/snapdiff.json", atomically: true, encoding: .utf8)
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      let snapshot = try #require((try workspace.lastRun()["snapshots"] as? [[String: Any]])?.first)
+      #expect(snapshot["matchLevel"] as? String == "rendering-tolerant")
+      #expect(snapshot["differentPixels"] as? Int == 0)
+    }
+  }
+}
+
 /// The level through the library: `PixelDiff` with `DiffOptions(matchLevel: .renderingTolerant)`.
 @Suite("rendering-tolerant through PixelDiff")
 struct RenderingTolerantEngineTests {

@@ -143,7 +143,7 @@ struct ComparePair {
       lines.append(line)
     }
     if let conversion = result.colorConversion { lines.append("      " + conversion.sentence) }
-    if matchLevel == .renderingTolerant && result.differentPixels > 0 {
+    if matchLevel == .renderingTolerant && result.sizesMatch && result.differentPixels > 0 {
       lines.append(
         "      rendering-tolerant: the pixels counted have no close colour within \(RenderingNoise.radius) px in the other image and form patches of \(RenderingNoise.smallestChange)+ pixels (the areas above): content changed there, not its rendering"
       )
