@@ -3,14 +3,26 @@ import Foundation
 import PackageDescription
 
 /// libdeflate (Debian: libdeflate-dev; Homebrew: libdeflate) inflates screenshots' image data in
-/// one call, several times faster than zlib. Used when its header is installed; without it the
-/// decoder inflates with zlib (`snapdiff --version` says which). SNAPDIFF_NO_LIBDEFLATE=1 builds
-/// without it even when installed.
+/// one call, several times faster than zlib. Used when its header is installed (Debian's
+/// /usr/include, Homebrew's /opt/homebrew/include on Apple silicon or /usr/local/include on Intel);
+/// without it the decoder inflates with zlib (`snapdiff --version` says which).
+/// SNAPDIFF_NO_LIBDEFLATE=1 builds without it even when installed. Its compiler and linker flags
+/// come from pkg-config (the CLibdeflate system library), as libpng's, LittleCMS's and LZ4's do:
+/// neither Xcode nor the macOS SDK's sysroot searches /opt/homebrew/include by itself.
 let hasLibdeflate =
   ProcessInfo.processInfo.environment["SNAPDIFF_NO_LIBDEFLATE"] == nil
-  && ["/usr/include/libdeflate.h", "/usr/local/include/libdeflate.h"].contains {
-    FileManager.default.fileExists(atPath: $0)
+  && ["/usr/include", "/usr/local/include", "/opt/homebrew/include"].contains {
+    FileManager.default.fileExists(atPath: $0 + "/libdeflate.h")
   }
+
+/// libdeflate's header and library as pkg-config finds them (Homebrew's /opt/homebrew on Apple
+/// silicon included, where pkg-config is Homebrew's); only when installed.
+let libdeflateTargets: [Target] =
+  hasLibdeflate
+  ? [
+    .systemLibrary(
+      name: "CLibdeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])])
+  ] : []
 
 /// SNAPDIFF_TEST_API_ONLY=1 builds the test-side API as an iOS UI-test bundle gets it: without the
 /// in-process engine (no C, no libpng), so every verdict comes from a running `snapdiff serve` or,
@@ -77,7 +89,7 @@ let engineTargets: [Target] = [
   // header checks before any allocation, rows decoded straight into a caller's buffer.
   .target(
     name: "CPNGReader",
-    dependencies: ["CLibPNG"],
+    dependencies: ["CLibPNG"] + (hasLibdeflate ? ["CLibdeflate"] : []),
     cSettings: hasLibdeflate ? [.define("CPNG_HAVE_LIBDEFLATE")] : [],
     linkerSettings: hasLibdeflate ? [.linkedLibrary("deflate")] : []
   ),
@@ -163,8 +175,14 @@ let engineTargets: [Target] = [
 
 let package = Package(
   name: "snapdiff",
-  // iOS and tvOS: the test-side API (SnapdiffTesting) only; the engine, CLI and service need libpng.
-  platforms: [.macOS(.v13), .iOS(.v15), .tvOS(.v15)],
+  // iOS and tvOS 15: the test-side API (SnapdiffTesting) only; the engine, CLI and service need
+  // libpng. macOS 14: Hummingbird 2, which the service is built on, declares macOS 14, and SwiftPM
+  // refuses a package whose targets depend on a product with a higher minimum than their own (a
+  // package has one minimum per platform for all its targets). Xcode 16, which this manifest's
+  // tools version needs, runs on macOS 14.5 or later anyway. iOS and tvOS are unaffected: a team
+  // that depends on SnapdiffTesting for iOS builds none of the server's packages.
+  // scripts/check_apple_availability.py holds the test API's code to these minimums.
+  platforms: [.macOS(.v14), .iOS(.v15), .tvOS(.v15)],
   products: [.library(name: "SnapdiffTesting", targets: ["SnapdiffTesting"])]
     + (testAPIOnly
       ? []
@@ -194,5 +212,5 @@ let package = Package(
       // of it; outside the test API's manifest (SNAPDIFF_TEST_API_ONLY) like every other package.
       .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
-  targets: testAPITargets + (testAPIOnly ? [] : engineTargets)
+  targets: testAPITargets + (testAPIOnly ? [] : engineTargets + libdeflateTargets)
 )

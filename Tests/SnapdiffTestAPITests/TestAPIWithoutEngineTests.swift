@@ -140,6 +140,7 @@ struct TestAPIWithoutEngineTests {
     let server = try ServeProcess(binary: binary, token: "api-token", arguments: ["--record", "missing"])
     defer { server.stop() }
     let factory = Factory()
+    let sessionsBefore = ServiceSnapshotChecker.urlSessionsMade
     let controller = SnapshotController(
       testName: "test_home", checker: .service(url: server.url, token: "api-token", runName: "api-\(UUID())")
     )
@@ -155,6 +156,8 @@ struct TestAPIWithoutEngineTests {
     factory.screen.buttonBlue = 100
     steps.takeSnapshot(.view)
     #expect(controller.verdicts.map(\.status) == [.recorded, .passed, .failed])
+    // One URLSession for the checker's three snapshots (and its run), not one per request.
+    #expect(ServiceSnapshotChecker.urlSessionsMade - sessionsBefore == 1)
     #expect(failures.count == 1)
     let message = try #require(failures.first)
     #expect(

@@ -8,6 +8,7 @@ import Testing
 final class TestApp: @unchecked Sendable {
   var clock = "9:41"
   var buttonY = 100.0
+  var buttonLabel = "OK"
 
   func tree() -> ElementTree {
     ElementTree(
@@ -19,7 +20,7 @@ final class TestApp: @unchecked Sendable {
             identifier: "clock", elementType: .staticText, label: clock,
             frame: ElementFrame(x: 4, y: 2, width: 40, height: 16)),
           Element(
-            identifier: "okButton", elementType: .button, label: "OK",
+            identifier: "okButton", elementType: .button, label: buttonLabel,
             frame: ElementFrame(x: 10, y: buttonY, width: 100, height: 30)),
         ]))
   }

@@ -44,6 +44,10 @@
       test.setUp()
       var failures: [String] = []
       test.pages.snapshotController?.onFailure = { failures.append($0) }
+      // What `.snapdiff(test:)` sets on Apple platforms (corelibs XCTest has no attachments; the
+      // shim's XCTContext records them).
+      test.pages.snapshotController?.frameAttachments = .xctest
+      MainActor.assumeIsolated { XCUIShimWorld.attachments = [] }
       test.onboarding()
       test.tearDown()
       lastFailures = failures
@@ -51,6 +55,57 @@
     }
 
     private var lastFailures: [String] = []
+
+    /// The seed's base extension of `Page` (`type` in XCUITest's type, `screen` from
+    /// `app.descendants(matching: type)`) compiles beside snapdiff's `Page` and finds the pages'
+    /// screens; the client's steps tap, and its BaseTest launches with arguments.
+    func test_theSeedsPageExtensionFindsScreensAndTheStepsAct() throws {
+      MainActor.assumeIsolated {
+        XCUIShimWorld.actions = []
+        XCUIShimWorld.launches = []
+      }
+      _ = runClient()
+      MainActor.assumeIsolated {
+        XCTAssertEqual(XCUIShimWorld.actions, ["tap nextButton"])
+        XCTAssertEqual(XCUIShimWorld.launches.last?.arguments, ["-UITests", "-AppleLanguages", "(en)"])
+        XCTAssertEqual(XCUIShimWorld.launches.last?.environment, ["UITEST_DISABLE_ANIMATIONS": "1"])
+        let onboarding = OnboardingPage()
+        XCTAssertTrue(onboarding.screen.exists)
+        XCTAssertEqual(onboarding.screen.identifier, "onboarding")
+        XCTAssertEqual(onboarding.type, .other)
+        XCTAssertEqual(onboarding.nextButton.label, "Next")
+        XCTAssertEqual(onboarding.title.label, "9:41")
+        XCTAssertEqual(onboarding.pageDots.count, 0)
+        XCTAssertTrue(onboarding.waitForAppearance(timeout: 1))
+        // A page whose screen is not shown: its `screen` does not exist, its queries are empty.
+        let autosuggest = AutosuggestPage()
+        XCTAssertEqual(autosuggest.type, .any)
+        XCTAssertFalse(autosuggest.screen.exists)
+        XCTAssertTrue(autosuggest.waitForDisappearance(timeout: 1))
+        XCTAssertFalse(autosuggest.searchField.exists)
+        XCTAssertEqual(autosuggest.suggestions.count, 0)
+        XCTAssertFalse(autosuggest.clearButton.exists)
+        XCTAssertFalse(autosuggest.keyboardVisible)
+        // Queries by type, identifier and index over the screen as XCUITest answers them.
+        XCTAssertEqual(app.descendants(matching: .any).count, 3)
+        XCTAssertEqual(app.children(matching: .other).element.identifier, "onboarding")
+        XCTAssertEqual(app.otherElements.matching(identifier: "onboarding").count, 1)
+        XCTAssertEqual(app.otherElements.containing(.button, identifier: "nextButton").count, 1)
+        XCTAssertEqual(app.descendants(matching: .any).element(boundBy: 1).identifier, "clock")
+        XCTAssertEqual(app.staticTexts["9:41"].identifier, "clock")
+        XCTAssertFalse(app.buttons.element(boundBy: 5).exists)
+        XCTAssertTrue(app.buttons["nextButton"].isHittable)
+        XCTAssertFalse(autosuggest.suggestion(containing: "swift").exists)
+        let labelled = app.descendants(matching: .any).matching(
+          NSPredicate { element, _ in (element as? XCUIElementAttributes)?.label == "Next" })
+        XCTAssertEqual(labelled.firstMatch.identifier, "nextButton")
+        XCTAssertEqual(
+          app.otherElements.containing(
+            NSPredicate { element, _ in (element as? XCUIElementAttributes)?.label == "9:41" }
+          )
+          .count, 1)
+      }
+    }
 
     func test_theSeedsCodeRunsWithOneLineChanged() throws {
       let key = "Onboarding - test_onboarding/Onboarding"
@@ -73,6 +128,21 @@
         SnapshotSettings.self, from: Data(contentsOf: URL(fileURLWithPath: frames + key + ".snapdiff.json")))
       XCTAssertEqual(settings.ignoreRegions, [PixelRect(x: 8, y: 4, width: 80, height: 32)])
       XCTAssertTrue(FileManager.default.fileExists(atPath: frames + "Profile - test_onboarding/Profile.skipped.json"))
+
+      // The test's results carry the same files, kept when it passes, named by their path in a
+      // frames folder (a device's frames come back this way).
+      let attached = MainActor.assumeIsolated { XCUIShimWorld.attachments }
+      XCTAssertEqual(attached.map(\.activity), Array(repeating: "snapdiff: \(key)", count: 3))
+      XCTAssertEqual(
+        attached.map { $0.attachment.name },
+        ["frame", "tree", "masks"].map { "snapdiff-\($0)-Onboarding%20-%20test_onboarding%2FOnboarding" })
+      XCTAssertEqual(attached.map(\.attachment.uniformTypeIdentifier), ["public.png", "public.json", "public.json"])
+      XCTAssertTrue(attached.allSatisfy { $0.attachment.lifetime == .keepAlways })
+      for (activity, attachment) in attached {
+        let file = try XCTUnwrap(FrameAttachmentName.parse(attachment.name ?? ""))
+        let onDisk = try Data(contentsOf: URL(fileURLWithPath: frames + file.key.relativePath(suffix: file.suffix)))
+        XCTAssertEqual(attachment.data, onDisk, "\(activity): \(attachment.name ?? "")")
+      }
 
       // The clock changes: masked, so the snapshot passes.
       MainActor.assumeIsolated { ShimApp.clockShade = 20 }

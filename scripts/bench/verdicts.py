@@ -104,7 +104,7 @@ CHANGES = {
 }
 # `strict-untagged` is `strict` on copies without their iCCP chunk: what snapdiff did before it
 # read colour profiles.
-LEVELS = ["exact", "strict", "strict-untagged", "ignore-colors", "layout", "perceptual", "text-aware"]
+LEVELS = ["exact", "strict", "strict-untagged", "ignore-colors", "layout", "perceptual", "text-aware", "rendering-tolerant"]
 
 STYLE = """
 body { margin: 0; padding: 10px; font: 13px 'DejaVu Sans', sans-serif; color: %(ink)s; background: #fff; }

@@ -19,6 +19,11 @@ extension Snapdiff {
         A large suite can be checked in parts by several CI jobs (--shard i/n, or --partial \
         for jobs that each ran some of the tests) and joined by `snapdiff merge`.
 
+        CURRENT_DIR may also be the attachments exported from an Xcode result bundle \
+        (xcrun xcresulttool export attachments --path Run.xcresult --output-path DIR): the \
+        frames the test API attached there (a device's) are written to DIR/snapdiff-frames and \
+        checked from there.
+
         Exit status: 0 when nothing failed (and, in record mode never, nothing is new), 1 \
         otherwise, 2 on bad input or an I/O error.
         """
@@ -99,7 +104,7 @@ extension Snapdiff {
         LeftoverCleaning.run(store: resolved.store, runsDirectory: resolved.runsDirectory)
         let recordMode = try record ?? RecordMode.fromEnvironment(environment)
         var checker = RunChecker(
-          currentDirectory: currentDirectory, store: resolved.store,
+          currentDirectory: try framesFolder(), store: resolved.store,
           runsDirectory: resolved.runsDirectory,
           options: diffOptions.diffOptions(defaults: resolved.config.settings),
           selectors: try frameOptions.selectors(), matchLevel: frameOptions.matchLevel,
@@ -122,6 +127,24 @@ extension Snapdiff {
         return (outcome, recordMode)
       }
       try RunSummary.conclude(outcome, recordMode: mode, failOnMissing: failOnMissing, quiet: quiet)
+    }
+
+    /// CURRENT_DIR, or for the attachments exported from a result bundle, the frames folder
+    /// written from them (`CURRENT_DIR/snapdiff-frames`, remade on each check).
+    private func framesFolder() throws -> String {
+      guard XCResultAttachments.isExport(currentDirectory) else { return currentDirectory }
+      let frames = currentDirectory + "/snapdiff-frames"
+      try FileSystem.removeTree(frames)
+      let keys = try XCResultAttachments.writeFrames(from: currentDirectory, into: frames)
+      guard !keys.isEmpty else {
+        throw ConfigurationError(
+          "\(currentDirectory) holds a result bundle's exported attachments, but none is a snapdiff frame "
+            + "(the test API attaches them from .snapdiff(test:) on Apple platforms)")
+      }
+      if !quiet {
+        Console.status("snapdiff: \(keys.count) snapshots from the result bundle's attachments, in \(frames)\n")
+      }
+      return frames
     }
   }
 }

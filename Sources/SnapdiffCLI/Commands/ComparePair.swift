@@ -138,6 +138,9 @@ struct ComparePair {
       if result.ignoredPixels > 0 {
         notCounted.append("\(ReportFormat.count(result.ignoredPixels)) ignored")
       }
+      if result.toleratedPixels > 0 {
+        notCounted.append("\(ReportFormat.count(result.toleratedPixels)) rendering noise")
+      }
       if !notCounted.isEmpty { line += "; not counted: " + notCounted.joined(separator: ", ") }
       if outcome.passed && result.differentPixels > 0 { line += "; within tolerance" }
       // The pixels alone would pass: say at once what failed (the lines below say how).
@@ -146,6 +149,11 @@ struct ComparePair {
     }
     if let difference = outcome.difference { lines.append("      difference: \(difference.sentence)") }
     if let conversion = result.colorConversion { lines.append("      " + conversion.sentence) }
+    if matchLevel == .renderingTolerant && result.sizesMatch && result.differentPixels > 0 {
+      lines.append(
+        "      rendering-tolerant: the pixels counted have no close colour within \(RenderingNoise.radius) px in the other image and form patches of \(RenderingNoise.smallestChange)+ pixels (the areas above): content changed there, not its rendering"
+      )
+    }
     if let layout = outcome.layout, !layout.isEmpty {
       lines.append("      layout: " + layout.map(\.sentence).joined(separator: "; "))
     }

@@ -84,7 +84,7 @@ public struct BaselineCache: Sendable {
       var status = stat()
       let path = directory + "/" + name
       guard stat(path, &status) == 0 else { continue }
-      entries.append((path, Int(status.st_size), Int(status.st_mtim.tv_sec)))
+      entries.append((path, Int(status.st_size), Int(status.modificationTime.tv_sec)))
     }
     var total = entries.reduce(0) { $0 + $1.size }
     for entry in entries.sorted(by: { ($0.used, $0.path) < ($1.used, $1.path) }) where total > limit {

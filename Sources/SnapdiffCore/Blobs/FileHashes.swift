@@ -45,13 +45,8 @@ public final class FileHashes: @unchecked Sendable {
       device = UInt64(status.st_dev)
       inode = UInt64(status.st_ino)
       size = Int64(status.st_size)
-      #if canImport(Darwin)
-        modified = Int64(status.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(status.st_mtimespec.tv_nsec)
-        changed = Int64(status.st_ctimespec.tv_sec) * 1_000_000_000 + Int64(status.st_ctimespec.tv_nsec)
-      #else
-        modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-        changed = Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec)
-      #endif
+      modified = status.modificationTime.nanoseconds
+      changed = status.statusChangeTime.nanoseconds
     }
 
     init?(line: Substring) {

@@ -9,6 +9,11 @@ struct DiffCounts {
   var different = 0
   var antialiased = 0
   var ignored = 0
+  /// At `rendering-tolerant`: differing pixels judged rendering noise (`RenderingNoise`).
+  var tolerated = 0
+  /// At `rendering-tolerant`: the differing pixels no neighbour explained, judged by their
+  /// patches once the scan is over (`DiffKernel.settleUnexplained`).
+  var unexplained = UnexplainedPixels()
   var identical = false
   /// FNV-1a over every counted pixel's position and both colours.
   var changeHash = ChangeHasher()
@@ -49,8 +54,9 @@ struct DiffKernel {
     maxDelta =
       matchLevel == .perceptual
       ? options.deltaE : maxYIQDelta * options.threshold * options.threshold
-    // Exact matching counts every differing pixel: no anti-aliasing allowance.
-    includeAA = options.includeAA || options.matchLevel == .exact
+    // Exact matching counts every differing pixel: no anti-aliasing allowance. Rendering-tolerant
+    // has its own, wider rule in place of pixelmatch's anti-aliasing test (`RenderingNoise`).
+    includeAA = options.includeAA || options.matchLevel == .exact || options.matchLevel == .renderingTolerant
     diffMask = options.diffMask
     alpha = options.alpha
     aaWord = options.aaColor.word.littleEndian
@@ -87,6 +93,7 @@ struct DiffKernel {
     let skipEqualRows = grayOutput == nil
     let rowBytes = width &* 4
     var perceptual = PerceptualDelta(active: matchLevel == .perceptual)
+    var rows = UnexplainedRows(width: matchLevel == .renderingTolerant ? width : 0)
     for y in 0..<height {
       let rowStart = y &* width
       if skipEqualRows {
@@ -96,8 +103,9 @@ struct DiffKernel {
           continue
         }
       }
+      rows.advance(to: y)
       mask.forEachSegment(row: y, width: width) { start, end, ignored in
-        scanSegment(y: y, from: start, to: end, ignored: ignored, &counts, &regions, &perceptual)
+        scanSegment(y: y, from: start, to: end, ignored: ignored, &counts, &regions, &perceptual, &rows)
       }
     }
   }
@@ -105,7 +113,7 @@ struct DiffKernel {
   @inline(__always)
   private func scanSegment(
     y: Int, from start: Int, to end: Int, ignored: Bool, _ counts: inout DiffCounts,
-    _ regions: inout DiffRegions, _ perceptual: inout PerceptualDelta
+    _ regions: inout DiffRegions, _ perceptual: inout PerceptualDelta, _ rows: inout UnexplainedRows
   ) {
     let rowStart = y &* width
     let gray = grayOutput
@@ -123,7 +131,7 @@ struct DiffKernel {
       switch matchLevel {
       case .exact: delta = exactDelta(first, second)
       case .ignoreColors: delta = luminanceDelta(first, second)
-      case .strict, .layout: delta = colorDelta(first, second)
+      case .strict, .layout, .renderingTolerant: delta = colorDelta(first, second)
       case .perceptual, .textAware: delta = perceptual.delta(first, second)
       }
       if abs(delta) <= maxDelta {
@@ -133,6 +141,20 @@ struct DiffKernel {
         // Masked by the caller: never counted, shown so a reviewer sees what was hidden.
         counts.ignored &+= 1
         mark(ignoredWord, at: index, &counts)
+      } else if matchLevel == .renderingTolerant {
+        // Inside an area already unexplained (the four neighbours scanned before it), a pixel
+        // joins that patch untested: a changed screen costs a few compares a pixel.
+        if !rows.surrounded(x: x, y: y)
+          && (RenderingNoise.explained(a, b, x: x, y: y, maxDelta: maxDelta)
+            || RenderingNoise.reblended(a, b, x: x, y: y, maxDelta: maxDelta))
+        {
+          counts.tolerated &+= 1
+          if !diffMask { mark(aaWord, at: index, &counts) }
+        } else {
+          // Judged with its patch once the scan is over.
+          counts.unexplained.append(index: index, darker: delta < 0)
+          rows.mark(x: x)
+        }
       } else if !includeAA
         && (isAntialiased(a, x: x, y: y, other: b) || isAntialiased(b, x: x, y: y, other: a))
       {
@@ -145,6 +167,25 @@ struct DiffKernel {
         counts.changeHash.add(index: index, first, second)
         regions.add(x: x, y: y)
         mark(delta < 0 ? diffAltWord : diffWord, at: index, &counts)
+      }
+    }
+  }
+
+  /// At `rendering-tolerant`, after the scan: the pixels no neighbour explained are a change
+  /// where their patch is large enough (counted, drawn as differences), noise elsewhere (drawn
+  /// as anti-aliasing is).
+  func settleUnexplained(_ counts: inout DiffCounts, _ regions: inout DiffRegions) {
+    let unexplained = counts.unexplained
+    counts.unexplained = UnexplainedPixels()
+    unexplained.classify(width: width, height: height) { index, darker, isChange in
+      if isChange {
+        counts.different &+= 1
+        counts.changeHash.add(index: index, a[index], b[index])
+        regions.add(x: index % width, y: index / width)
+        mark(darker ? diffAltWord : diffWord, at: index, &counts)
+      } else {
+        counts.tolerated &+= 1
+        if !diffMask { mark(aaWord, at: index, &counts) }
       }
     }
   }

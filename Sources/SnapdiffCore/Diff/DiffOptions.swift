@@ -38,8 +38,9 @@ public struct DiffOptions: Sendable, Hashable {
   /// For the `perceptual` match level: the largest CIEDE2000 difference (ΔE00) that still counts
   /// as equal. Default ``defaultDeltaE`` (2.0). `threshold` plays this part at the other levels.
   public var deltaE: Double
-  /// How pixels are compared: `exact`, `strict` (pixelmatch, the default), `ignoreColors` or
-  /// `perceptual`.
+  /// How pixels are compared: `exact`, `strict` (pixelmatch, the default), `ignoreColors`,
+  /// `perceptual` or `renderingTolerant` (strict's colour distance, with rendering noise told
+  /// apart by `RenderingNoise` in place of the anti-aliasing test).
   /// (`layout` is decided by `FrameComparison` from element trees; pixels then compare strictly.)
   public var matchLevel: MatchLevel
 

@@ -21,6 +21,10 @@ extension DiffResult {
       ("differentPixels", .int(differentPixels)),
       ("antialiasedPixels", .int(antialiasedPixels)),
       ("ignoredPixels", .int(ignoredPixels)),
+    ]
+    // Only the rendering-tolerant level tolerates pixels; other levels' JSON is unchanged.
+    if toleratedPixels > 0 { members.append(("toleratedPixels", .int(toleratedPixels))) }
+    members += [
       ("totalPixels", .int(totalPixels)),
       ("differentRatio", .double(differentRatio)),
       ("regions", .array(regions.map(\.json))),

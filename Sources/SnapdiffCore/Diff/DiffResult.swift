@@ -7,6 +7,9 @@ public struct DiffResult: Sendable, Hashable {
   public var antialiasedPixels: Int
   /// Differing pixels not counted because they lie in an ignore region.
   public var ignoredPixels: Int
+  /// At `rendering-tolerant`: differing pixels not counted because they are rendering noise
+  /// (a close colour within 2 px in the other image, or a patch too small to be a change).
+  public var toleratedPixels: Int = 0
   /// Pixels compared: `max(width) × max(height)` of the two images.
   public var totalPixels: Int
   /// The decoded RGBA buffers are byte-equal (and so are the sizes).

@@ -115,6 +115,7 @@ public struct PixelDiff: Sendable {
               kernel.drawUnchanged()
             } else {
               kernel.scan(&counts, &regions, differingRows: differingRows)
+              kernel.settleUnexplained(&counts, &regions)
             }
           }
         }
@@ -166,7 +167,7 @@ public struct PixelDiff: Sendable {
     let different = counts.different
     return DiffResult(
       differentPixels: different, antialiasedPixels: counts.antialiased,
-      ignoredPixels: counts.ignored, totalPixels: total, identical: counts.identical,
+      ignoredPixels: counts.ignored, toleratedPixels: counts.tolerated, totalPixels: total, identical: counts.identical,
       passed: options.passes(differentPixels: different, totalPixels: total),
       regions: different == 0 ? [] : regions.boxes(), baselineSize: baselineSize,
       currentSize: currentSize,
@@ -192,6 +193,7 @@ public struct PixelDiff: Sendable {
         baseline.cropped(to: overlap), current.cropped(to: overlap), drawing: drawing)
       counts.different = inner.result.differentPixels
       counts.antialiased = inner.result.antialiasedPixels
+      counts.tolerated = inner.result.toleratedPixels
       counts.ignored = inner.result.ignoredPixels
       counts.changeHash.add(innerHash: inner.result.changeHash)
       for box in inner.result.regions { regions.add(box) }

@@ -131,11 +131,8 @@ public enum Leftovers {
   private static func modificationTime(_ path: String) -> Double? {
     var status = stat()
     guard lstat(path, &status) == 0 else { return nil }
-    #if canImport(Darwin)
-      return Double(status.st_mtimespec.tv_sec) + Double(status.st_mtimespec.tv_nsec) / 1e9
-    #else
-      return Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9
-    #endif
+    let time = status.modificationTime
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
   }
 
   private static func now() -> Double {

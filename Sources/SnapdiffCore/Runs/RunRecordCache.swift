@@ -89,13 +89,8 @@ struct FileIdentity: Equatable {
     device = UInt64(status.st_dev)
     inode = UInt64(status.st_ino)
     size = Int64(status.st_size)
-    #if canImport(Darwin)
-      modified = status.st_mtimespec
-      changed = status.st_ctimespec
-    #else
-      modified = status.st_mtim
-      changed = status.st_ctim
-    #endif
+    modified = status.modificationTime
+    changed = status.statusChangeTime
   }
 
   static func == (lhs: FileIdentity, rhs: FileIdentity) -> Bool {

@@ -117,6 +117,26 @@ extension XCUITextDump {
       }
     }
 
+    /// `text` cut at every `separator`, empty pieces kept. (The standard library's `split` with
+    /// a separator of several characters is iOS 16 / macOS 13, later than the package's
+    /// minimums.)
+    private static func pieces(of text: Substring, separatedBy separator: String) -> [Substring] {
+      var pieces: [Substring] = []
+      var start = text.startIndex
+      var index = start
+      while index < text.endIndex {
+        if text[index...].starts(with: separator) {
+          pieces.append(text[start..<index])
+          index = text.index(index, offsetBy: separator.count)
+          start = index
+        } else {
+          index = text.index(after: index)
+        }
+      }
+      pieces.append(text[start...])
+      return pieces
+    }
+
     /// Reads `{{x, y}, {width, height}}`. Numbers may be negative or fractional; `inf` and `nan`
     /// (XCUITest prints `CGRectNull` as `{{inf, inf}, {0.0, 0.0}}`) give an empty frame at the
     /// origin, since such an element is nowhere on screen.
@@ -127,7 +147,7 @@ extension XCUITextDump {
       let text = String(scanner.chars[scanner.position..<close + 2])
       scanner.position = close + 2
       let inner = text.filter { !$0.isWhitespace }.dropFirst(2).dropLast(2)
-      let pairs = inner.split(separator: "},{", omittingEmptySubsequences: false).map {
+      let pairs = pieces(of: inner, separatedBy: "},{").map {
         $0.split(separator: ",", omittingEmptySubsequences: false).compactMap { Double($0) }
       }
       guard pairs.count == 2, pairs.allSatisfy({ $0.count == 2 }) else {

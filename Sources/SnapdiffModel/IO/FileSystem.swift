@@ -111,7 +111,7 @@ public enum FileSystem {
     func walk(_ relative: String) throws(FileError) {
       let absolute = relative.isEmpty ? root : root + "/" + relative
       for bytes in try nameBytes(of: absolute) where bytes.first != UInt8(ascii: ".") {
-        guard let name = String(validating: bytes, as: UTF8.self) else {
+        guard let name = UTF8Text.decode(bytes) else {
           if accountingForEverything {
             throw FileError(
               path: absolute + "/" + PathText.shown(bytes),

@@ -20,7 +20,7 @@ public enum PathText {
     var index = 0
     scan: while index < bytes.count {
       for length in 1...4 where index + length <= bytes.count {
-        if let piece = String(validating: bytes[index..<index + length], as: UTF8.self) {
+        if let piece = UTF8Text.decode(bytes[index..<index + length]) {
           text += piece
           index += length
           continue scan

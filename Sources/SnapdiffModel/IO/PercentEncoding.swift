@@ -40,6 +40,6 @@ public enum PercentEncoding {
         bytes.append(byte)
       }
     }
-    return String(validating: bytes, as: UTF8.self)
+    return UTF8Text.decode(bytes)
   }
 }

@@ -18,6 +18,12 @@ public enum MatchLevel: String, Sendable, Codable, CaseIterable {
   /// other pixel as at `perceptual`, and any element moved or resized by a pixel fails. Without
   /// element trees, the same as `perceptual`.
   case textAware = "text-aware"
+  /// Screenshots re-rendered by another OS, Xcode or simulator, without element trees: a pixel
+  /// that differs beyond `strict`'s threshold is rendering noise when each image has the other's
+  /// colour within 2 pixels of it (anti-aliasing, an edge moved by up to 2 pixels, glyphs
+  /// re-rasterised), and so is a patch of fewer than 16 pixels left unexplained; a larger patch
+  /// (a word, an icon, an element's colour) fails. See docs/comparison.md.
+  case renderingTolerant = "rendering-tolerant"
 
   /// The level the pixels themselves are compared at: `layout` and `text-aware` decide from
   /// element trees and leave the pixels to `strict` and `perceptual`.
@@ -25,7 +31,7 @@ public enum MatchLevel: String, Sendable, Codable, CaseIterable {
     switch self {
     case .layout: return .strict
     case .textAware: return .perceptual
-    case .exact, .strict, .ignoreColors, .perceptual: return self
+    case .exact, .strict, .ignoreColors, .perceptual, .renderingTolerant: return self
     }
   }
 }

@@ -21,7 +21,7 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
   /// Element selectors whose areas are ignored (`clock`, `~banner`, `@image`, `alert/ok`),
   /// resolved through the frames' element trees.
   public var ignoreElements: [String]?
-  /// `exact`, `strict`, `ignore-colors`, `layout`, `perceptual` or `text-aware`.
+  /// `exact`, `strict`, `ignore-colors`, `layout`, `perceptual`, `text-aware` or `rendering-tolerant`.
   public var matchLevel: MatchLevel?
   /// For the perceptual level: the largest ΔE00 that still counts as equal.
   public var deltaE: Double?

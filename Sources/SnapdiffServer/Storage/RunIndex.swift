@@ -29,11 +29,7 @@ enum RecordFingerprint {
   static func of(_ path: String) -> String? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
-    #if canImport(Darwin)
-      let modified = info.st_mtimespec
-    #else
-      let modified = info.st_mtim
-    #endif
+    let modified = info.modificationTime
     return "\(info.st_ino):\(info.st_size):\(modified.tv_sec).\(modified.tv_nsec)"
   }
 }

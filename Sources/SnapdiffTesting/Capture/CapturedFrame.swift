@@ -19,6 +19,9 @@ public struct CapturedFrame: Sendable {
   public var source: String
   /// Areas the shooter masks in every frame it takes, besides the page's `ignoredElements`.
   public var ignoredAreas: [IgnoredArea]
+  /// Pixels per point of the screenshot as the shooter measured it, for a frame without a tree
+  /// (masks in points still land at the screenshot's scale); nil: the tree's, else 1.
+  public var pointScale: Double?
 
   #if SNAPDIFF_ENGINE
     /// The frame's pixels, when the test made them in memory.
@@ -26,15 +29,19 @@ public struct CapturedFrame: Sendable {
   #endif
 
   /// A frame of PNG bytes and/or a tree.
-  public init(png: [UInt8]?, tree: ElementTree?, source: String, ignoredAreas: [IgnoredArea] = []) {
+  public init(
+    png: [UInt8]?, tree: ElementTree?, source: String, ignoredAreas: [IgnoredArea] = [], pointScale: Double? = nil
+  ) {
     self.png = png
     self.tree = tree
     self.source = source
     self.ignoredAreas = ignoredAreas
+    self.pointScale = pointScale
   }
 
-  /// Pixels per point: the tree's scale, else 1 (a screenshot without a tree has no points).
-  public var scale: Double { Double(tree?.scale ?? 1) }
+  /// Pixels per point: the tree's scale, else the one the shooter measured (``pointScale``), else
+  /// 1 (a screenshot nobody measured has no points).
+  public var scale: Double { tree.map { Double($0.scale) } ?? pointScale ?? 1 }
 
   /// The screenshot's size in pixels, read from the PNG header; nil without a PNG.
   public var pixelSize: PixelSize? { png.flatMap(PNGHeaderSize.read) }

@@ -21,28 +21,34 @@ public struct FramesFolder: Sendable {
   @discardableResult
   public func write(_ frame: CapturedFrame, key: SnapshotKey, masks: SnapshotMasks) throws -> String {
     try FileSystem.remove(file(key, ".skipped.json"))
-    let png = file(key, ".png")
-    try FileSystem.createDirectories(PathText.parent(of: png))
-    let treePath = file(key, ".tree.json")
-    var written = png
-    if let bytes = try Self.pngBytes(of: frame) {
-      try FileIO.writeAtomically(bytes, to: png)
-    } else {
-      try FileSystem.remove(png)
-      written = treePath
+    let files = try Self.files(of: frame, key: key, masks: masks)
+    try FileSystem.createDirectories(PathText.parent(of: file(key, ".png")))
+    for suffix in [".png", ".tree.json", ".snapdiff.json"] where !files.contains(where: { $0.suffix == suffix }) {
+      try FileSystem.remove(file(key, suffix))
+    }
+    for written in files { try FileIO.writeAtomically(written.bytes, to: file(key, written.suffix)) }
+    return file(key, files[0].suffix)
+  }
+
+  /// The files of snapshot `key` as a frames folder holds them, in this order: the frame (its
+  /// PNG, or its tree alone), the tree beside a PNG, the masks (when there are any). What
+  /// ``write(_:key:masks:)`` writes and what a test attaches to its results
+  /// (``FrameAttachments``), so both read the same in `snapdiff check`.
+  public static func files(of frame: CapturedFrame, key: SnapshotKey, masks: SnapshotMasks) throws -> [FrameFile] {
+    var files: [FrameFile] = []
+    if let bytes = try pngBytes(of: frame) {
+      files.append(FrameFile(key: key, suffix: ".png", bytes: bytes))
     }
     if let tree = frame.tree {
-      try FileIO.writeAtomically(try tree.encoded(), to: treePath)
-    } else {
-      try FileSystem.remove(treePath)
+      files.append(FrameFile(key: key, suffix: ".tree.json", bytes: try tree.encoded()))
     }
-    let settingsPath = file(key, ".snapdiff.json")
-    if masks.isEmpty {
-      try FileSystem.remove(settingsPath)
-    } else {
-      try FileIO.writeAtomically(try JSONEncoderBox.encode(masks.settings), to: settingsPath)
+    if files.isEmpty {
+      throw ConfigurationError("snapshot '\(key)' has neither a screenshot nor an element tree")
     }
-    return written
+    if !masks.isEmpty {
+      files.append(FrameFile(key: key, suffix: ".snapdiff.json", bytes: try JSONEncoderBox.encode(masks.settings)))
+    }
+    return files
   }
 
   /// Writes the skip of `key`, so `snapdiff check` reports it; removes a frame an earlier run
@@ -67,4 +73,29 @@ public struct FramesFolder: Sendable {
     #endif
     return nil
   }
+}
+
+/// One file of a snapshot in a frames folder: `<key>.png`, `<key>.tree.json` or
+/// `<key>.snapdiff.json`.
+public struct FrameFile: Sendable, Equatable {
+  public var key: SnapshotKey
+  /// `.png`, `.tree.json` or `.snapdiff.json`.
+  public var suffix: String
+  public var bytes: [UInt8]
+
+  public init(key: SnapshotKey, suffix: String, bytes: [UInt8]) {
+    self.key = key
+    self.suffix = suffix
+    self.bytes = bytes
+  }
+
+  /// Its path inside a frames folder: `Home - test_search/Home.png`.
+  public var relativePath: String { key.relativePath(suffix: suffix) }
+
+  /// Its name as an attachment to the test's results (``FrameAttachmentName``): what
+  /// `snapdiff check` reads back from a result bundle's exported attachments.
+  public var attachmentName: String { FrameAttachmentName.name(key: key, suffix: suffix) }
+
+  /// Its Uniform Type Identifier, for an attachment.
+  public var uniformTypeIdentifier: String { suffix == ".png" ? "public.png" : "public.json" }
 }

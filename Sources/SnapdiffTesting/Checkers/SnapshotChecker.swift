@@ -45,11 +45,10 @@ public struct SnapshotChecker: Sendable {
 
   /// Leaves every frame in the frames folder for `snapdiff check` (no verdict in the test).
   ///
-  /// - Parameter frames: default `SNAPDIFF_FRAMES`, else `.snapdiff/frames`.
+  /// - Parameter frames: default `SNAPDIFF_FRAMES`, else an absolute folder derived from the
+  ///   test process's environment (``FramesFolderLocation``).
   public static func frames(_ frames: String? = nil) -> SnapshotChecker {
-    let variables = ProcessEnvironment.variables
-    return SnapshotChecker(
-      .frames(FramesFolderChecker(frames: frames ?? variables["SNAPDIFF_FRAMES"] ?? ".snapdiff/frames")))
+    SnapshotChecker(.frames(FramesFolderChecker(frames: frames ?? FramesFolderLocation.current)))
   }
 
   #if SNAPDIFF_ENGINE
@@ -58,7 +57,7 @@ public struct SnapshotChecker: Sendable {
     /// - Parameters:
     ///   - baselines: the store (default `SNAPDIFF_BASELINES`, else `baselines`).
     ///   - frames: where every captured frame is written (default `SNAPDIFF_FRAMES`, else
-    ///     `.snapdiff/frames`).
+    ///     ``FramesFolderLocation``: `.snapdiff/frames` in the working folder under `swift test`).
     ///   - artifacts: where failing frames and diff images go (default `SNAPDIFF_ARTIFACTS`, else
     ///     `.snapdiff/artifacts`).
     ///   - recordMode: default `SNAPDIFF_RECORD`, else `never` when `CI` is set, else `missing`.
@@ -78,7 +77,7 @@ public struct SnapshotChecker: Sendable {
       var checker = LocalSnapshotChecker(
         baselines: baselines ?? variables["SNAPDIFF_BASELINES"] ?? "baselines",
         environment: environment ?? variables["SNAPDIFF_ENVIRONMENT"],
-        frames: frames ?? variables["SNAPDIFF_FRAMES"] ?? ".snapdiff/frames",
+        frames: frames ?? FramesFolderLocation.current,
         artifacts: artifacts ?? variables["SNAPDIFF_ARTIFACTS"] ?? ".snapdiff/artifacts",
         recordMode: mode ?? .never, options: options)
       checker.environmentProblem = problem

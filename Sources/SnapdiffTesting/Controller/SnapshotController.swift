@@ -30,6 +30,13 @@ public final class SnapshotController {
   public var onFailure: ((String) -> Void)?
   /// Receives notes (skips, recorded baselines) instead of standard error, when set.
   public var onNote: ((String) -> Void)?
+  /// How long a snapshot waits for a moving screen to hold still (default: up to 2 s for two
+  /// equal captures; `.off` captures once).
+  public var stableCapture: StableCapture = .default
+  /// Receives every checked frame's files (``FramesFolder/files(of:key:masks:)``): on Apple
+  /// platforms `.snapdiff(test:)` sets it to ``FrameAttachments/xctest``, so the test results
+  /// carry the frames; nil attaches nothing.
+  public var frameAttachments: FrameAttachments?
 
   private var batchName: String?
 
@@ -80,9 +87,14 @@ public final class SnapshotController {
 
   /// Takes the snapshot `name` of `page`: skipped when the page is not allowed or has no
   /// shooter, otherwise captured and checked; a mismatch fails the running test.
+  ///
+  /// With `target`, the snapshot is of that element or region only (Eyes' `checkElement`,
+  /// `checkRegion`): an `XCUIElement`, an ``ElementIdentifier`` or selector found in the frame's
+  /// tree, an ``ElementFrame`` in points or a ``PixelRect``. The frame and its tree are cut to
+  /// it, and the page's masks follow; keys and baselines are as for whole screens.
   @discardableResult
   public func takeSnapshot<P: SnapshotPage>(
-    _ name: String, id: String, page: P, in factory: AnyObject,
+    _ name: String, id: String, page: P, in factory: AnyObject, of target: (any IgnorableElement)? = nil,
     file: StaticString = #filePath, line: UInt = #line
   ) -> SnapshotVerdict {
     let key = key(id: id, name: name)
@@ -95,7 +107,7 @@ public final class SnapshotController {
         reason: "page '\(page.id)' (\(type(of: page))) is not an allowed page of the SnapshotController"
           + " (allowed: \(allowed.isEmpty ? "none" : allowed))")
     } else if let shooter = page.snapShooter ?? snapShooter {
-      verdict = check(key, page: page, shooter: shooter)
+      verdict = check(key, page: page, shooter: shooter, target: target)
     } else {
       verdict = skip(key, reason: "page '\(page.id)' (\(type(of: page))) has no snapShooter")
     }
@@ -113,7 +125,9 @@ public final class SnapshotController {
     return verdict
   }
 
-  private func check<P: SnapshotPage>(_ key: String, page: P, shooter: SnapShooter) -> SnapshotVerdict {
+  private func check<P: SnapshotPage>(
+    _ key: String, page: P, shooter: SnapShooter, target: (any IgnorableElement)?
+  ) -> SnapshotVerdict {
     do {
       let areas: [IgnoredArea]
       switch page.ignoredAreas() {
@@ -121,9 +135,29 @@ public final class SnapshotController {
       case .failure(let problem):
         return SnapshotVerdict(key: key, status: .failed, message: "Snapshot '\(key)' was not taken: \(problem)")
       }
-      let frame = try shooter.capture()
-      let masks = SnapshotMasks(frame.ignoredAreas + areas, scale: frame.scale)
-      return try checker.verify(frame, key: key, masks: masks)
+      let capture = try stableCapture.capture(with: shooter)
+      var frame = capture.frame
+      var pageAreas = areas
+      if let target {
+        let crop = try FrameCrop(target, in: frame)
+        frame = try crop.apply(to: frame, target: target)
+        pageAreas = areas.compactMap(crop.moved)
+      }
+      let masks = SnapshotMasks(frame.ignoredAreas + pageAreas, scale: frame.scale)
+      if let frameAttachments {
+        let snapshotKey = try SnapshotKey(key)
+        frameAttachments.attach(snapshotKey, try FramesFolder.files(of: frame, key: snapshotKey, masks: masks))
+      }
+      var verdict = try checker.verify(frame, key: key, masks: masks)
+      verdict.captures = capture.captures
+      if let wait = capture.note(timeout: stableCapture.timeout) {
+        if verdict.status == .failed {
+          verdict.message = (verdict.message ?? "Snapshot '\(key)' failed") + "\n  capture: " + wait
+        } else {
+          note("snapdiff: snapshot '\(key)': \(wait)")
+        }
+      }
+      return verdict
     } catch {
       return SnapshotVerdict(key: key, status: .failed, message: "Snapshot '\(key)' could not be taken: \(error)")
     }

@@ -45,6 +45,18 @@ extension SnapshotSteps {
     return self
   }
 
+  /// Takes a snapshot of one element or region of the page (Eyes' `checkElement` and
+  /// `checkRegion`): `takeSnapshot(.card, of: page.jobCard)` with an `XCUIElement`, an
+  /// ``ElementIdentifier`` or selector, an ``ElementFrame`` in points or a ``PixelRect``.
+  @discardableResult
+  public func takeSnapshot(
+    _ name: SnapshotName, of target: some IgnorableElement, file: StaticString = #filePath, line: UInt = #line
+  ) -> Self {
+    controller(file: file, line: line)?.takeSnapshot(
+      name.name, id: SnapshotName.id, page: page, in: factory, of: target, file: file, line: line)
+    return self
+  }
+
   /// The factory's controller; a factory without a `snapshotController` property fails the test
   /// (a snapshot would otherwise never be taken, silently).
   private func controller(file: StaticString = #filePath, line: UInt = #line) -> SnapshotController? {

@@ -1,5 +1,9 @@
 import SnapdiffModel
 
+#if canImport(XCTest) && (os(iOS) || os(tvOS) || os(macOS) || os(visionOS))
+  import XCTest
+#endif
+
 /// A screen of the app under test: what a test's steps act on. Pages are objects, so a
 /// `SnapshotController` can tell them apart by identity.
 ///
@@ -10,16 +14,29 @@ import SnapdiffModel
 ///   var ignoredElements: [ElementIdentifier] { [.clock, "~banner"] }
 /// }
 /// ```
+///
+/// snapdiff reads only `id` (the allow list matches pages by class and `id`; messages name it).
+/// `type` is the type of the page's screen element in XCUITest's own type,
+/// `XCUIElement.ElementType`, as page-object suites already declare it: their base extension of
+/// `Page` (`var type: XCUIElement.ElementType { .any }`, `var screen: XCUIElement { … }`,
+/// `waitForAppearance`) compiles unchanged and its default wins over snapdiff's, and a page's own
+/// `type` is read through the protocol by that `screen`. Where XCUITest does not exist (Linux,
+/// macOS without Xcode) `Page` requires `id` alone, and such an extension's `type` is an ordinary
+/// property.
 public protocol Page: AnyObject {
   /// The page's identifier: its screen element's accessibility identifier.
   var id: String { get }
-  /// The type of its screen element (default `.any`).
-  var type: ElementType { get }
+  #if canImport(XCTest) && (os(iOS) || os(tvOS) || os(macOS) || os(visionOS))
+    /// The type of the page's screen element (default `.any`).
+    var type: XCUIElement.ElementType { get }
+  #endif
 }
 
-extension Page {
-  public var type: ElementType { .any }
-}
+#if canImport(XCTest) && (os(iOS) || os(tvOS) || os(macOS) || os(visionOS))
+  extension Page {
+    public var type: XCUIElement.ElementType { .any }
+  }
+#endif
 
 /// A page that can take snapshots: it says how its frame is captured, and which of its elements
 /// must not count (a clock, an ad banner, an animation).

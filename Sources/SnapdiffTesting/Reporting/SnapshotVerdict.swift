@@ -23,6 +23,9 @@ public struct SnapshotVerdict: Sendable, Equatable {
   public var baselinePath: String?
   public var currentPath: String?
   public var diffPath: String?
+  /// How many captures the frame took (``StableCapture``): 1 when captured once, 2 for a screen
+  /// that was still at once, more for one that was moving.
+  public var captures: Int = 1
 
   public init(key: String, status: Status, message: String? = nil) {
     self.key = key

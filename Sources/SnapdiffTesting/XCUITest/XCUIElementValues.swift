@@ -54,35 +54,100 @@ public struct XCUIElementValues: Sendable, Equatable {
   }
 }
 
+/// Where the application's elements lie in a screenshot of the whole screen: how many pixels a
+/// point is, and the screenshot's size in points. XCUITest reports frames in points in screen
+/// coordinates, and `XCUIScreen.main.screenshot()` is the whole screen, so a frame times the scale
+/// is its place in the screenshot, whether the app fills the screen or not.
+public struct ScreenGeometry: Sendable, Equatable {
+  /// Pixels per point: 1, 2 or 3.
+  public var scale: Int
+  /// The screenshot's size in points (the screen the element tree is laid out on).
+  public var screen: ElementTree.Size
+
+  public init(scale: Int, screen: ElementTree.Size) {
+    self.scale = scale
+    self.screen = screen
+  }
+}
+
 /// How the XCUITest shooter turns what it read into a frame.
 public enum XCUICapture {
-  /// The tree of an application's snapshot, for a screenshot of `screenshotSize` pixels: the
-  /// screen is the application element's frame, and the scale is how many pixels of the
-  /// screenshot a point is (1, 2 or 3; a simulator's screenshot is taken at the device's scale).
+  /// Where the app's frame lies in a screenshot of `screenshotSize` pixels.
   ///
-  /// - Throws: `ConfigurationError` when the application has no frame, or the screenshot's
-  ///   width is not 1, 2 or 3 times it.
-  public static func tree(of application: XCUIElementValues, screenshotSize: PixelSize?) throws -> ElementTree {
-    let root = application.element()
-    let screen = ElementTree.Size(width: root.frame.width, height: root.frame.height)
-    guard screen.width > 0, screen.height > 0 else {
+  /// - The app fills the screenshot at 1, 2 or 3 pixels a point (an app in full screen, in
+  ///   either orientation as long as frames and screenshot agree): that scale.
+  /// - Otherwise the scale is the screenshot's pixels over the screen's points (`screen`: on iOS
+  ///   SpringBoard's frame, on macOS the display's size), in either orientation: an app in iPad
+  ///   Split View, Slide Over or a Stage Manager window, a macOS app's window on the display.
+  ///
+  /// The app's frame must then lie inside the screenshot. Without a screenshot size (bytes that
+  /// are not a PNG) the scale is 1 and the screen is the app's frame.
+  ///
+  /// - Throws: `ConfigurationError` when the application has no frame, when no scale of 1, 2 or
+  ///   3 relates the screenshot to the app or the screen (Display Zoom: points that are not a whole
+  ///   number of pixels), or when the app's frame lies outside the screenshot.
+  public static func geometry(
+    screenshotSize pixels: PixelSize?, application frame: ElementFrame, screen: ElementTree.Size? = nil
+  ) throws -> ScreenGeometry {
+    guard frame.width > 0, frame.height > 0 else {
       throw ConfigurationError("the application's element snapshot has no frame (is the app running?)")
     }
-    let scale = try screenshotSize.map { try Self.scale(pixels: $0, points: screen) } ?? 1
-    return ElementTree(scale: scale, screen: screen, root: root)
+    guard let pixels else {
+      return ScreenGeometry(scale: 1, screen: .init(width: frame.x + frame.width, height: frame.y + frame.height))
+    }
+    let appSize = ElementTree.Size(width: frame.width, height: frame.height)
+    let scale: Int
+    if frame.x == 0, frame.y == 0, let filling = wholeScale(pixels: pixels, points: appSize) {
+      scale = filling
+    } else if let screen,
+      let found = wholeScale(pixels: pixels, points: screen)
+        ?? wholeScale(pixels: pixels, points: .init(width: screen.height, height: screen.width))
+    {
+      scale = found
+    } else {
+      throw ConfigurationError(
+        "the screenshot is \(pixels) pixels but the app's frame \(points(appSize)) points at (\(ElementFrame.format(frame.x)), \(ElementFrame.format(frame.y)))"
+          + (screen.map { " on a screen of \(points($0)) points" } ?? "")
+          + ": not 1, 2 or 3 pixels a point (Display Zoom makes points a fraction of a pixel: set it to Default;"
+          + " or was the screenshot taken of another element than the screen?)")
+    }
+    let screenPoints = ElementTree.Size(
+      width: Double(pixels.width) / Double(scale), height: Double(pixels.height) / Double(scale))
+    // Half a point of slack: frames are rounded to pixels.
+    guard frame.x >= -0.5, frame.y >= -0.5, frame.x + frame.width <= screenPoints.width + 0.5,
+      frame.y + frame.height <= screenPoints.height + 0.5
+    else {
+      throw ConfigurationError(
+        "the app's frame \(points(appSize)) points at (\(ElementFrame.format(frame.x)), \(ElementFrame.format(frame.y))) "
+          + "lies outside the screenshot, \(points(screenPoints)) points at scale \(scale) (is the device rotated "
+          + "while the screenshot is not?)")
+    }
+    return ScreenGeometry(scale: scale, screen: screenPoints)
   }
 
-  /// Pixels per point: the screenshot's width over the screen's, which must be 1, 2 or 3 (in
-  /// either orientation).
+  /// The tree of an application's snapshot laid out on `geometry`'s screen.
+  public static func tree(of application: XCUIElementValues, geometry: ScreenGeometry) -> ElementTree {
+    ElementTree(scale: geometry.scale, screen: geometry.screen, root: application.element())
+  }
+
+  /// Pixels per point: the screenshot's width over the screen's, which must be 1, 2 or 3 (the
+  /// screen's sizes in the screenshot's orientation).
   public static func scale(pixels: PixelSize, points: ElementTree.Size) throws -> Int {
-    for scale in [1, 2, 3] {
-      let width = points.width * Double(scale)
-      let height = points.height * Double(scale)
-      if abs(width - Double(pixels.width)) < 1, abs(height - Double(pixels.height)) < 1 { return scale }
-    }
+    if let scale = wholeScale(pixels: pixels, points: points) { return scale }
     throw ConfigurationError(
-      "the screenshot is \(pixels) pixels but the screen \(ElementFrame.format(points.width))×\(ElementFrame.format(points.height)) "
+      "the screenshot is \(pixels) pixels but the screen \(Self.points(points)) "
         + "points: not 1, 2 or 3 pixels a point (was the screenshot taken of another element than the app?)")
+  }
+
+  private static func wholeScale(pixels: PixelSize, points: ElementTree.Size) -> Int? {
+    [1, 2, 3].first { scale in
+      abs(points.width * Double(scale) - Double(pixels.width)) < 1
+        && abs(points.height * Double(scale) - Double(pixels.height)) < 1
+    }
+  }
+
+  private static func points(_ size: ElementTree.Size) -> String {
+    "\(ElementFrame.format(size.width))×\(ElementFrame.format(size.height))"
   }
 }
 

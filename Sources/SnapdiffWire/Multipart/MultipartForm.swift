@@ -1,3 +1,5 @@
+import SnapdiffModel
+
 /// A `multipart/form-data` body (RFC 7578), parsed strictly: the boundary from the content type,
 /// a delimiter line before each part, `Content-Disposition: form-data; name="…"` on each, a
 /// closing delimiter. A preamble and an epilogue are allowed (RFC 2046) and ignored; anything
@@ -61,7 +63,7 @@ public struct MultipartForm: Sendable {
 
   /// A part's headers: the disposition's name and file name, and the content type.
   public static func headers(_ bytes: [UInt8]) throws(MultipartError) -> Part {
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard let text = UTF8Text.decode(bytes) else {
       throw MultipartError("a part's headers are not UTF-8")
     }
     var name: String?

@@ -17,10 +17,18 @@
 
     override func setUp() {
       super.setUp()
+      continueAfterFailure = false
+      app.launchArguments = ["-UITests", "-AppleLanguages", "(en)"]
+      app.launchEnvironment["UITEST_DISABLE_ANIMATIONS"] = "1"
       app.launch()
       pages = PageFactory()
       pages.snapshotController = makeSnapshotController()
       steps = StepsFactory(factory: pages)
+    }
+
+    override func tearDown() {
+      app.terminate()
+      super.tearDown()
     }
   }
 #endif

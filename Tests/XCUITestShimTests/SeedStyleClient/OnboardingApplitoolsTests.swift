@@ -12,8 +12,10 @@
 
     func onboarding() {
       steps.onboarding
+        .waitUntilShown()
         .initializeSnapshot(name: name)
         .takeSnapshot(.view)
+        .next()
       steps.profile
         .takeSnapshot(.view)
     }

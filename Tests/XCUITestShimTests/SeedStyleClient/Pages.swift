@@ -10,12 +10,23 @@
 
     var ignoredElements: [XCUIElement] { [app.staticTexts["clock"]] }
 
-    var nextButton: XCUIElement { app.buttons["nextButton"] }
+    var nextButton: XCUIElement { screen.buttons["nextButton"] }
+    var title: XCUIElement { screen.staticTexts.firstMatch }
+    var pageDots: XCUIElementQuery { screen.pageIndicators }
   }
 
   final class AutosuggestPage: SnapshotPage {
     var id: String { "autosuggest" }
     var snapShooter: SnapShooter? { .xcuiScreen(app) }
+
+    var searchField: XCUIElement { app.searchFields.firstMatch }
+    var suggestions: XCUIElementQuery { app.tables.cells }
+    var clearButton: XCUIElement { app.buttons.matching(identifier: "clearButton").element(boundBy: 0) }
+    var keyboardVisible: Bool { app.keyboards.count > 0 }
+    func suggestion(containing text: String) -> XCUIElement {
+      suggestions.element(
+        matching: NSPredicate { element, _ in ((element as? XCUIElementAttributes)?.label ?? "").contains(text) })
+    }
   }
 
   final class AutosuggestWithSkillsPage: SnapshotPage {

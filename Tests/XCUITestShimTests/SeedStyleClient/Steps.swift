@@ -11,6 +11,18 @@
       page = factory.onboarding
     }
 
+    @discardableResult
+    func waitUntilShown() -> Self {
+      XCTAssertTrue(page.waitForAppearance(), "onboarding did not appear")
+      return self
+    }
+
+    @discardableResult
+    func next() -> Self {
+      page.tap(page.nextButton)
+      return self
+    }
+
     enum SnapshotName: SnapshotValue {
       static let id = "Onboarding"
 

@@ -1,6 +1,7 @@
 #if os(Linux)  // the shim stands in for XCUITest where there is none
   import Foundation
   import SnapdiffModel
+  import SnapdiffTestSupport
   import SnapdiffTesting
 
   /// Screens for the shim: an element snapshot shaped like a real XCUITest dump (from the
@@ -16,8 +17,8 @@
     }
 
     /// The shim's snapshot of `tree`: the same elements as XCUITest objects, the application's
-    /// frame the screen.
-    @MainActor static func snapshot(of tree: ElementTree) -> ShimElementSnapshot {
+    /// frame the screen (or `appFrame`: an app that does not fill the screen).
+    @MainActor static func snapshot(of tree: ElementTree, appFrame: CGRect? = nil) -> ShimElementSnapshot {
       func node(_ element: Element) -> ShimElementSnapshot {
         let raw = UInt(ElementType.allCases.firstIndex(of: element.elementType)!)
         return ShimElementSnapshot(
@@ -27,15 +28,24 @@
           children: element.children.map(node))
       }
       let root = node(tree.root)
-      root.frame = CGRect(x: 0, y: 0, width: tree.screen.width, height: tree.screen.height)
+      root.frame = appFrame ?? CGRect(x: 0, y: 0, width: tree.screen.width, height: tree.screen.height)
       return root
     }
 
     /// Sets the shim's world to `tree` and a screenshot of `width`×`height` pixels.
-    @MainActor static func show(_ tree: ElementTree, screenshot png: Data, statusBar: CGRect? = nil) {
-      XCUIShimWorld.application = snapshot(of: tree)
+    @MainActor static func show(
+      _ tree: ElementTree, screenshot png: Data, statusBar: CGRect? = nil, appFrame: CGRect? = nil,
+      springBoard: CGRect? = nil
+    ) {
+      XCUIShimWorld.application = snapshot(of: tree, appFrame: appFrame)
       XCUIShimWorld.screenshotPNG = png
       XCUIShimWorld.statusBarFrame = statusBar
+      XCUIShimWorld.screenFrame = springBoard
+    }
+
+    /// A plain screenshot of `width`×`height` pixels.
+    static func blank(width: Int, height: Int) -> Data {
+      TestPNG.rgb(width: width, height: height) { _, _ in (250, 250, 250) }
     }
   }
 

@@ -213,7 +213,7 @@ public struct DatabaseURL: Sendable, Equatable {
         index = utf8.index(after: index)
       }
     }
-    return String(validating: bytes, as: UTF8.self)
+    return UTF8Text.decode(bytes)
   }
 
   private var tls: PostgresClient.Configuration.TLS {

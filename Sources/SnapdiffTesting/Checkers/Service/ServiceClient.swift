@@ -7,8 +7,14 @@ import SnapdiffModel
 
 /// A blocking JSON client of a running `snapdiff serve`: one request at a time per call, through
 /// `URLSession` (so `https://`, proxies and the platform's certificates work as they do for any
-/// other client), waiting for the answer because snapshot checks are synchronous.
+/// other client), waiting for the answer because snapshot checks are synchronous. Its session
+/// lives as long as the client (one per checker, ``ServiceConnection``) and is invalidated with it.
 final class ServiceClient: Sendable {
+  /// How many clients (and so `URLSession`s) this process made: what tests count.
+  static let made = Counter()
+  /// The address as given, before trimming (what `serves(url:token:)` compares).
+  private let requestedURL: String
+  private let requestedToken: String?
   /// The service's address without a trailing slash: `http://127.0.0.1:8080`.
   let baseURL: String
   let token: String?
@@ -17,6 +23,8 @@ final class ServiceClient: Sendable {
   private let session: URLSession
 
   init(baseURL: String, token: String?, timeout: Double = 120) throws(ServiceError) {
+    requestedURL = baseURL
+    requestedToken = token
     var trimmed = baseURL
     while trimmed.hasSuffix("/") { trimmed.removeLast() }
     guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
@@ -33,6 +41,23 @@ final class ServiceClient: Sendable {
     configuration.timeoutIntervalForResource = timeout
     configuration.httpAdditionalHeaders = ["Accept": "application/json"]
     session = URLSession(configuration: configuration)
+    Self.made.increment()
+  }
+
+  deinit {
+    // A session without a delegate still holds its resources until invalidated.
+    session.finishTasksAndInvalidate()
+  }
+
+  /// Whether this client talks to `url` with `token`.
+  func serves(url: String, token: String?) -> Bool { url == requestedURL && token == requestedToken }
+
+  /// A count shared by threads.
+  final class Counter: @unchecked Sendable {
+    private let lock = Lock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
   }
 
   /// A response: its status and body.

@@ -29,6 +29,9 @@ public struct ServiceSnapshotChecker: Sendable {
   /// A `SNAPDIFF_RECORD` that is no record mode (``SnapshotChecker/service(url:token:run:runName:branch:environment:recordMode:settings:)``):
   /// thrown by every check, so the tests fail naming it.
   var environmentProblem: ConfigurationError?
+  /// The checker's client, made on its first request and kept: one `URLSession` per checker,
+  /// not one per snapshot (copies of the checker share it).
+  private let connection = ServiceConnection()
 
   public init(
     url: String, token: String? = nil, run: String? = nil, runName: String = "tests", branch: String? = nil,
@@ -44,6 +47,10 @@ public struct ServiceSnapshotChecker: Sendable {
     self.settings = settings
   }
 
+  /// How many `URLSession`s service checkers made in this process: one per checker (and per
+  /// change of its address or token), however many snapshots it sends.
+  public static var urlSessionsMade: Int { ServiceClient.made.value }
+
   /// Posts `frame` as snapshot `key` and turns the service's verdict into the test's. The PNG
   /// goes as captured (a frame that is a tree alone is rendered by the service).
   public func verify(_ frame: CapturedFrame, key rawKey: String, masks: SnapshotMasks = SnapshotMasks()) throws
@@ -52,7 +59,7 @@ public struct ServiceSnapshotChecker: Sendable {
     if let environmentProblem { throw environmentProblem }
     let key = try SnapshotKey(rawKey)
     for selector in masks.selectors { _ = try ElementSelector(selector) }
-    let client = try ServiceClient(baseURL: url, token: token)
+    let client = try connection.client(url: url, token: token)
     let run = try runID(client)
 
     var body = MultipartBody()
@@ -81,7 +88,7 @@ public struct ServiceSnapshotChecker: Sendable {
   public func recordSkip(key rawKey: String, reason: String) throws {
     if let environmentProblem { throw environmentProblem }
     let key = try SnapshotKey(rawKey)
-    let client = try ServiceClient(baseURL: url, token: token)
+    let client = try connection.client(url: url, token: token)
     let run = try runID(client)
     let path = APIPaths.skip(run: run, key: key.rawValue)
     _ = try client.json("POST", path, body: SkipRequest(reason: reason), as: SnapshotVerdictResponse.self)
@@ -93,7 +100,7 @@ public struct ServiceSnapshotChecker: Sendable {
   /// - Returns: nil when no run was opened yet.
   @discardableResult
   public func closeRun() throws -> ServiceRunSummary? {
-    let client = try ServiceClient(baseURL: url, token: token)
+    let client = try connection.client(url: url, token: token)
     guard let id = run ?? OpenServiceRuns.shared.forget(openingKey(client)) else { return nil }
     let path = APIPaths.close(run: id)
     let summary = try client.decode(client.send("POST", path), as: RunSummary.self, "POST", path)
@@ -112,6 +119,22 @@ public struct ServiceSnapshotChecker: Sendable {
 
   private func openingKey(_ client: ServiceClient) -> String {
     [client.baseURL, runName, branch ?? "", environment ?? "", recordMode?.rawValue ?? ""].joined(separator: "\u{1F}")
+  }
+}
+
+/// A checker's client of the service, made once for its address and token (and again only if
+/// they change), so its `URLSession` serves every snapshot.
+final class ServiceConnection: @unchecked Sendable {
+  private let lock = Lock()
+  private var current: ServiceClient?
+
+  func client(url: String, token: String?) throws(ServiceError) -> ServiceClient {
+    try lock.withLock { () throws(ServiceError) -> ServiceClient in
+      if let current, current.serves(url: url, token: token) { return current }
+      let made = try ServiceClient(baseURL: url, token: token)
+      current = made
+      return made
+    }
   }
 }
 

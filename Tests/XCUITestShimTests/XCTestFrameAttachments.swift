@@ -1,0 +1,1 @@
+../../Sources/SnapdiffTesting/XCUITest/XCTestFrameAttachments.swift
