@@ -24,7 +24,7 @@ public struct Snapdiff: ParsableCommand {
     subcommands: [
       Compare.self, Check.self, Merge.self, Status.self, Approve.self, Reject.self, History.self, Branch.self,
       Prune.self,
-      Report.self, Render.self, Serve.self, Test.self,
+      Report.self, Render.self, Calibrate.self, Serve.self, Test.self,
     ]
   )
 

@@ -55,6 +55,7 @@ struct ServiceCheckerTests {
         #expect(failed.differentPixels > 0)
         let message = try #require(failed.message)
         #expect(message.contains("does not match its baseline on the service"), "\(message)")
+        #expect(message.contains("\n  difference: "), "\(message)")
         #expect(message.contains("diff:     \(url)/api/v1/runs/"), "\(message)")
         // The diff the message links to is there.
         let diffURL = try #require(failed.diffPath)

@@ -175,6 +175,7 @@ struct SnapshotControllerTests {
     let message = try #require(failures.first)
     #expect(message.hasPrefix("Snapshot 'Home - test_home/Home' does not match its baseline: "))
     #expect(message.contains("layout: button 'okButton' moved 8 pt down"))
+    #expect(message.contains("\n  difference: "), "\(message)")
     #expect(message.contains("baseline: \(scratch.root)/baselines/Home - test_home/Home.png"))
     #expect(message.contains("current:  \(scratch.root)/artifacts/Home - test_home/Home.png"))
     #expect(message.contains("diff:     \(scratch.root)/artifacts/Home - test_home/Home.diff.png"))

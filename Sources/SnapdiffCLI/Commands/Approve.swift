@@ -11,12 +11,14 @@ extension Snapdiff {
         snapdiff approve 'Onboarding*' --run 20261122-034512-123
         snapdiff approve --same-as 'Home - test_search/Home' --dry-run
         snapdiff approve --failed
+        snapdiff approve --difference rendering
         snapdiff approve --undo 'Home - test_search/Home'
         """,
       discussion: """
         Select snapshots by key or glob, --failed, --new, --all, or --same-as KEY (every \
         snapshot whose change is the same as KEY's: one step for a header or font change that \
-        touched dozens of screens). Approving a missing snapshot deletes its baseline. Each \
+        touched dozens of screens), or --difference KIND (every failed snapshot whose \
+        difference is of that kind: rendering after an OS or Xcode update). Approving a missing snapshot deletes its baseline. Each \
         baseline is replaced atomically; run.json and the reports are updated. A rejected \
         snapshot is approved only when its key is named, or with --include-rejected. Every \
         approval is logged (snapdiff history KEY); --undo KEY puts back the baseline its newest \
@@ -62,13 +64,16 @@ extension Snapdiff {
 
     func validate() throws {
       if undo {
-        if selectors.patterns.isEmpty || selectors.sameAs != nil || failed || new || all || includeRejected || dryRun {
+        if selectors.patterns.isEmpty || selectors.sameAs != nil || selectors.difference != nil || failed || new || all
+          || includeRejected || dryRun
+        {
           throw ValidationError("--undo takes snapshot keys alone: snapdiff approve --undo KEY…")
         }
         return
       }
       if selection.isEmpty {
-        throw ValidationError("Say what to approve: keys or globs, --failed, --new, --all or --same-as KEY.")
+        throw ValidationError(
+          "Say what to approve: keys or globs, --failed, --new, --all, --same-as KEY or --difference KIND.")
       }
     }
 
@@ -120,7 +125,9 @@ extension Snapdiff {
     var project: ProjectOptions
 
     func validate() throws {
-      if selectors.selection.isEmpty { throw ValidationError("Say what to reject: keys or globs, or --same-as KEY.") }
+      if selectors.selection.isEmpty {
+        throw ValidationError("Say what to reject: keys or globs, --same-as KEY or --difference KIND.")
+      }
     }
 
     func run() throws {

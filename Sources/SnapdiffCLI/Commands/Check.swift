@@ -1,12 +1,6 @@
 import ArgumentParser
 import SnapdiffCore
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 extension Snapdiff {
   /// `snapdiff check CURRENT_DIR`: a whole run against the baseline store.
   struct Check: ParsableCommand {
@@ -122,7 +116,7 @@ extension Snapdiff {
         let detected = RunBranch.detect(environment: environment, directory: FileSystem.currentDirectory())
         checker.branch = branch ?? detected.branch
         checker.baseBranch = baseBranch ?? detected.base
-        let progress = ProgressLine(enabled: !quiet && isatty(STDERR_FILENO) != 0)
+        let progress = ProgressLine(enabled: !quiet)
         if !noCache {
           let runs = resolved.runsDirectory
           checker.cache = BaselineCache(directory: PathText.parent(of: runs) + "/cache")
@@ -156,24 +150,3 @@ extension Snapdiff {
 }
 
 extension RecordMode: ExpressibleByArgument {}
-
-/// A progress line on standard error, redrawn in place, only on a terminal.
-final class ProgressLine: @unchecked Sendable {
-  private let enabled: Bool
-  private var lastDrawn = 0
-
-  init(enabled: Bool) { self.enabled = enabled }
-
-  var report: @Sendable (Int, Int, String) -> Void {
-    { [self] done, total, key in
-      guard enabled, done == total || done - lastDrawn >= max(1, total / 100) else { return }
-      lastDrawn = done
-      let shown = key.count > 60 ? "…" + key.suffix(59) : Substring(key)
-      Console.status("\r\u{1B}[2K[\(done)/\(total)] \(shown)")
-    }
-  }
-
-  func finish() {
-    if enabled && lastDrawn > 0 { Console.status("\r\u{1B}[2K") }
-  }
-}

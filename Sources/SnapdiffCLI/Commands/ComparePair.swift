@@ -49,7 +49,9 @@ struct ComparePair {
       guard usesFrames else {
         let comparison = FileComparison(options: options, decoder: decoder)
         let outcome = try comparison.compare(baseline: baseline, current: current, diffPath: diffPath)
-        return Verdict(result: outcome.result, passed: outcome.result.passed, diffPath: outcome.diffPath)
+        return Verdict(
+          result: outcome.result, passed: outcome.result.passed, diffPath: outcome.diffPath,
+          difference: outcome.difference)
       }
       let decoder = self.decoder
       let frames = try [baseline, current].map { path throws -> Frame in try Frame.load(path, decoder: decoder) }
@@ -64,7 +66,7 @@ struct ComparePair {
       }
       return Verdict(
         result: outcome.result, passed: outcome.passed, diffPath: diffPath, layout: outcome.layout,
-        text: outcome.text, unmatchedSelectors: outcome.unmatchedSelectors)
+        text: outcome.text, unmatchedSelectors: outcome.unmatchedSelectors, difference: outcome.difference)
     }
     if json {
       print(jsonReport(verdict).serialized(pretty: true))
@@ -82,6 +84,8 @@ struct ComparePair {
     var layout: [LayoutComparison.Change]? = nil
     var text: [TextComparison.Change]? = nil
     var unmatchedSelectors: [String] = []
+    /// For a failure: what kind of difference it is.
+    var difference: DifferenceClass? = nil
   }
 
   private func jsonReport(_ verdict: Verdict) -> JSONValue {
@@ -91,6 +95,7 @@ struct ComparePair {
     members.append(("diff", verdict.diffPath.map(JSONValue.string) ?? .null))
     if let layout = verdict.layout { members.append(("layout", .array(layout.map(\.json)))) }
     if let text = verdict.text { members.append(("text", .array(text.map(\.json)))) }
+    if let difference = verdict.difference { members.append(("difference", difference.json)) }
     if !verdict.unmatchedSelectors.isEmpty {
       members.append(("unmatchedSelectors", .array(verdict.unmatchedSelectors.map(JSONValue.string))))
     }
@@ -142,6 +147,7 @@ struct ComparePair {
       if !outcome.passed && result.passed && !changed.isEmpty { line += "; the \(changed) changed" }
       lines.append(line)
     }
+    if let difference = outcome.difference { lines.append("      difference: \(difference.sentence)") }
     if let conversion = result.colorConversion { lines.append("      " + conversion.sentence) }
     if matchLevel == .renderingTolerant && result.sizesMatch && result.differentPixels > 0 {
       lines.append(

@@ -18,5 +18,11 @@ struct ReviewSelectionOptions: ParsableArguments {
       valueName: "key"))
   var sameAs: String?
 
-  var selection: Review.Selection { Review.Selection(patterns: patterns, sameAs: sameAs) }
+  @Option(
+    help: ArgumentHelp(
+      "Every failed snapshot whose difference is of this kind: rendering (anti-aliasing, text or edges re-rendered, content shifted by 1–2 px), shifted, hairline, color, element or size.",
+      valueName: "kind"))
+  var difference: String?
+
+  var selection: Review.Selection { Review.Selection(patterns: patterns, sameAs: sameAs, difference: difference) }
 }

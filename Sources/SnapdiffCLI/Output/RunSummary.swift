@@ -25,6 +25,13 @@ enum RunSummary {
     for group in record.changeGroups {
       lines.append(contentsOf: Self.lines(for: group, run: record.id))
     }
+    let differences = record.differenceGroups
+    // One kind for every failure says nothing the lines above do not; two or more sort them.
+    if differences.count > 1 || differences.first?.group == "rendering" {
+      for group in differences {
+        lines.append(contentsOf: Self.lines(for: group, run: record.id))
+      }
+    }
     return lines
   }
 
@@ -64,6 +71,17 @@ enum RunSummary {
     ]
   }
 
+  /// `212 snapshots differ only by rendering (…): a, b, c and 209 more`, then the command that
+  /// approves them.
+  static func lines(for group: DifferenceGroup, run: String, named shown: Int = 3) -> [String] {
+    var names = group.keys.prefix(shown).joined(separator: ", ")
+    if group.keys.count > shown { names += " and \(group.keys.count - shown) more" }
+    return [
+      "\(group.sentence): \(names)",
+      "  approve them together: \(ApproveCommand.approveDifference(group.group, run: run))",
+    ]
+  }
+
   static func line(for snapshot: SnapshotRecord, folder: RunFolder, recordMode: RecordMode) -> String {
     let label = snapshot.status.rawValue.uppercased().padding(toLength: 8)
     var text = "  \(label) \(snapshot.key)"
@@ -77,6 +95,7 @@ enum RunSummary {
       if let baseline = snapshot.baselineSize, let current = snapshot.currentSize, baseline != current {
         text += ", size \(baseline.width)×\(baseline.height) → \(current.width)×\(current.height)"
       }
+      if let difference = snapshot.difference { text += ", \(difference.sentence)" }
       if snapshot.previouslyRejected { text += ", rejected before" }
       if snapshot.recorded { text += ", re-recorded" }
       if let layout = snapshot.layout, !layout.isEmpty {

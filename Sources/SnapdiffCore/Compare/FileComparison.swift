@@ -20,6 +20,8 @@ public struct FileComparison: Sendable {
     public var result: DiffResult
     /// Where the diff image was written, if it was.
     public var diffPath: String?
+    /// For a failed comparison: what kind of difference it is (`DifferenceClassifier`).
+    public var difference: DifferenceClass? = nil
   }
 
   /// Compares the PNG at `baseline` with the PNG at `current`.
@@ -66,13 +68,19 @@ public struct FileComparison: Sendable {
     } else {
       (baselineImage, currentImage) = try decodeBoth(baseline, current)
     }
+    // A failure says what kind of difference it found.
+    let classifier = DifferenceClassifier(threshold: options.threshold)
+    func classified(_ result: DiffResult) -> DifferenceClass? {
+      result.passed ? nil : classifier.classify(baselineImage, currentImage, regions: result.regions)
+    }
     guard let diffPath else {
-      return Outcome(result: engine.compare(baselineImage, currentImage), diffPath: nil)
+      let result = engine.compare(baselineImage, currentImage)
+      return Outcome(result: result, diffPath: nil, difference: classified(result))
     }
     // One comparison: the diff image is drawn from its marks, as palette indexes.
     let outcome = engine.compareKeepingMarks(baselineImage, currentImage)
     try outcome.writeDiffImage(to: diffPath, synced: false)
-    return Outcome(result: outcome.result, diffPath: diffPath)
+    return Outcome(result: outcome.result, diffPath: diffPath, difference: classified(outcome.result))
   }
 
   /// Reads and decodes both files concurrently; the baseline's error wins when both fail.

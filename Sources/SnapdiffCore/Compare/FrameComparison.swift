@@ -42,6 +42,9 @@ public struct FrameComparison: Sendable {
     public var passed: Bool
     /// The diff image, when asked for: pixels, or boxes for the layout level.
     public var diffImage: RGBAImage?
+    /// For a failed comparison: what kind of difference it is (`DifferenceClassifier` on the
+    /// pixels; a layout or text change is an element changed).
+    public var difference: DifferenceClass? = nil
     /// What draws the diff image later without comparing again (`nil` for frames known
     /// unchanged without their pixels).
     var pendingDiff: PendingDiff? = nil
@@ -137,7 +140,8 @@ public struct FrameComparison: Sendable {
       let pending = PendingDiff.layout(layout, over: current.image, scale: tree.scale)
       return Outcome(
         result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: layout.isEmpty,
-        diffImage: drawing ? pending.image() : nil, pendingDiff: pending)
+        diffImage: drawing ? pending.image() : nil,
+        difference: layout.isEmpty ? nil : DifferenceClass(kind: .element), pendingDiff: pending)
     }
     var text: TextComparison.Outcome?
     if matchLevel == .textAware, let before = baseline.tree, let after = current.tree {
@@ -167,9 +171,16 @@ public struct FrameComparison: Sendable {
     if let text, let layout {
       passed = passed && text.changes.isEmpty && layout.isEmpty
     }
+    var difference: DifferenceClass?
+    if !result.passed {
+      difference = DifferenceClassifier(threshold: options.threshold).classify(
+        baseline.image, current.image, regions: result.regions)
+    } else if !passed {
+      difference = DifferenceClass(kind: .element)
+    }
     return Outcome(
       result: result, layout: layout, text: text?.changes, unmatchedSelectors: masks.unmatched, passed: passed,
-      diffImage: drawing ? pending.image() : nil, pendingDiff: pending)
+      diffImage: drawing ? pending.image() : nil, difference: difference, pendingDiff: pending)
   }
 
   /// What `compare` finds for two frames that are one rendering of one tree, known without

@@ -52,6 +52,11 @@ public struct BaselineHistory: Sendable {
     try log.entries().filter { $0.key.utf8.elementsEqual(key.rawValue.utf8) && isThisStore($0) }
   }
 
+  /// The log's entries for every key of this store, oldest first.
+  public func entries() throws -> [ApprovalEntry] {
+    try log.entries().filter(isThisStore)
+  }
+
   /// The approval an undo of `key` would revert now (in this store's environment and the
   /// overlay it writes to), if any.
   public func undoable(_ key: SnapshotKey) throws -> ApprovalEntry? {

@@ -22,6 +22,13 @@ public enum ApproveCommand {
       + " --run \(shellQuoted(runID, onlyIfNeeded: true))"
   }
 
+  /// `snapdiff approve --difference rendering --run ID`: every failed snapshot of the run whose
+  /// difference is in `group`.
+  public static func approveDifference(_ group: String, run runID: String) -> String {
+    "snapdiff approve --difference \(shellQuoted(group, onlyIfNeeded: true))"
+      + " --run \(shellQuoted(runID, onlyIfNeeded: true))"
+  }
+
   /// `text` in single quotes, each `'` written `'\''`.
   ///
   /// - Parameters:

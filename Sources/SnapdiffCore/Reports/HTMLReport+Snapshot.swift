@@ -20,6 +20,9 @@ extension HTMLReport {
     if snapshot.status == .failed, let change = snapshot.changeHash {
       html += " data-change=\"\(attribute(change))\""
     }
+    if let difference = snapshot.difference, snapshot.status == .failed || snapshot.status == .rejected {
+      html += " data-difference=\"\(attribute(difference.group))\""
+    }
     if !snapshot.regions.isEmpty {
       let regions = snapshot.regions.map { "\($0.x),\($0.y),\($0.width),\($0.height)" }
       html += " data-regions=\"\(regions.joined(separator: " "))\""
@@ -80,6 +83,9 @@ extension HTMLReport {
       if snapshot.totalPixels > 0 || snapshot.differentPixels > 0 {
         lines.append(("figures", ReportFormat.figures(snapshot)))
       }
+    }
+    if let difference = snapshot.difference, snapshot.status == .failed || snapshot.status == .rejected {
+      lines.append(("difference", "Difference: " + difference.sentence))
     }
     if !snapshot.regions.isEmpty {
       let areas = snapshot.regions.map(ReportFormat.region).joined(separator: ", ")

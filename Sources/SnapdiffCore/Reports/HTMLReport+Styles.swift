@@ -88,6 +88,7 @@ extension HTMLReport {
     .group-head h3 { margin: 0; font-size: 1rem; }
     .group-head .muted, .muted { color: var(--muted); font-size: 0.9em; }
     .group-actions { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-left: auto; }
+    .difference-groups .group-actions { display: inline-flex; margin-left: 8px; }
     .once { font-size: 1rem; margin: 18px 0 8px; color: var(--muted); font-weight: 600; }
     .cards { display: grid; gap: 14px; margin: 10px 0 14px;
       grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); }

@@ -69,7 +69,7 @@ public enum HTMLReport {
 
     html += "<main>\n"
     if run.snapshots.isEmpty { html += "<p class=\"empty\">No snapshots in this run.</p>\n" }
-    html += changesSummary(run)
+    html += changesSummary(run, embedding: embedding)
     for status in present {
       html += group(status, of: run, embedding: embedding)
     }
@@ -90,7 +90,7 @@ public enum HTMLReport {
 
   /// The failed snapshots' changes, counted: distinct changes (a change shared by several
   /// snapshots counts once), how many are shared.
-  private static func changesSummary(_ run: RunRecord) -> String {
+  private static func changesSummary(_ run: RunRecord, embedding: Embedding) -> String {
     let failed = run.snapshots.filter { $0.status == .failed }
     guard !failed.isEmpty else { return "" }
     let groups = run.changeGroups
@@ -106,6 +106,21 @@ public enum HTMLReport {
       html += ReportFormat.plural(failed.count - grouped, "change", "changes") + " seen once"
     }
     html += ".</p>\n"
+    // By kind of difference: the rendering-only failures of an OS or Xcode update as one count,
+    // with the command that approves them, and the real changes apart.
+    let differences = run.differenceGroups
+    if !differences.isEmpty {
+      html += "<ul class=\"difference-groups\" aria-label=\"Failed snapshots by kind of difference\">\n"
+      for group in differences {
+        html += "<li data-difference=\"\(attribute(group.group))\" data-count=\"\(group.keys.count)\">"
+        html += text(group.sentence)
+        if embedding.showsCommands {
+          html += " <code class=\"command\">\(text(ApproveCommand.approveDifference(group.group, run: run.id)))</code>"
+        }
+        html += " <span class=\"group-actions\"></span></li>\n"
+      }
+      html += "</ul>\n"
+    }
     return html
   }
 

@@ -83,6 +83,7 @@ public enum JUnitReport {
     switch snapshot.status {
     case .failed, .rejected:
       var message = ReportFormat.figures(snapshot)
+      if let difference = snapshot.difference { message += ": " + difference.sentence }
       if snapshot.status == .rejected {
         message = "rejected: " + message
       } else if snapshot.previouslyRejected {

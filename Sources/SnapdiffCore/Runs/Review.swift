@@ -37,13 +37,17 @@ public struct Review: Sendable {
     public var all: Bool
     /// Every snapshot whose change is the same as this key's.
     public var sameAs: String?
+    /// Every failed snapshot whose difference is in this group (`DifferenceClass.group`:
+    /// `rendering`, `shifted`, `color`, …).
+    public var difference: String?
     /// Whether `failed`, `all`, globs and `sameAs` pick rejected snapshots too.
     public var includeRejected: Bool
 
     public init(
       patterns: [String] = [], failed: Bool = false, new: Bool = false, all: Bool = false,
-      sameAs: String? = nil, includeRejected: Bool = false
+      sameAs: String? = nil, difference: String? = nil, includeRejected: Bool = false
     ) {
+      self.difference = difference
       self.patterns = patterns
       self.failed = failed
       self.new = new
@@ -52,7 +56,7 @@ public struct Review: Sendable {
       self.includeRejected = includeRejected
     }
 
-    public var isEmpty: Bool { patterns.isEmpty && !failed && !new && !all && sameAs == nil }
+    public var isEmpty: Bool { patterns.isEmpty && !failed && !new && !all && sameAs == nil && difference == nil }
   }
 
   /// Statuses a reviewer can act on.
@@ -106,6 +110,15 @@ public struct Review: Sendable {
         throw RunError("'\(key)' has no change to match (it is \(reference.status.rawValue))")
       }
       chosen.formUnion(candidates.filter { $0.changeHash == hash }.map(\.keyBytes))
+    }
+    if let group = selection.difference {
+      guard DifferenceClass.groups.contains(group) else {
+        throw RunError(
+          "'\(group)' is not a kind of difference: one of \(DifferenceClass.groups.joined(separator: ", "))")
+      }
+      let matches = candidates.filter { $0.status != .new && $0.status != .missing && $0.difference?.group == group }
+      if matches.isEmpty { throw RunError("no snapshot in run \(record.id) to review differs by \(group)") }
+      chosen.formUnion(matches.map(\.keyBytes))
     }
     return record.snapshots.filter { chosen.contains($0.keyBytes) }
   }

@@ -129,6 +129,10 @@ extension RunChecker {
     let outcome = measured(.compare, by: observer) { engine.compareKeepingMarks(baselineImage, currentImage) }
     let result = outcome.result
     record.fill(from: result)
+    if !result.passed {
+      record.difference = DifferenceClassifier(threshold: options.threshold).classify(
+        baselineImage, currentImage, regions: result.regions)
+    }
     let frame = Frame(image: currentImage, tree: nil, path: currentPath)
     return try conclude(
       key, passed: result.passed, identical: result.identical, changeHash: result.changeHash,
@@ -151,6 +155,7 @@ extension RunChecker {
     record.layout = outcome.layout.map { $0.map(LayoutChange.init) }
     record.text = outcome.text.map { $0.map(\.sentence) }
     record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
+    record.difference = outcome.difference
     record.current = folder.relative(currentPath)
     // A tree-only frame's PNG is encoded only when it is kept or recorded: a passing frame
     // needs none (encoding an iPhone-size rendering costs more than rendering it).

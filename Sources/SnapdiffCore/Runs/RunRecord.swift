@@ -114,6 +114,9 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   public var unmatchedSelectors: [String]?
   /// Why the test skipped it (status `skipped`).
   public var skipReason: String?
+  /// For a snapshot whose comparison failed: what kind of difference it found
+  /// (`DifferenceClassifier`), so that a run's rendering-only failures are one group.
+  public var difference: DifferenceClass?
 
   public init(key: String, status: SnapshotStatus) {
     self.key = key

@@ -266,6 +266,19 @@ extension ReviewPage {
             if (confirm("Reject all " + n + " snapshots with this change?")) review(b, row, "/reject", { sameAs: key }, members[0]);
           });
         });
+        // Each kind of difference (rendering alone, after an OS or Xcode update): approve its
+        // failed snapshots at once, confirmed with the count.
+        Array.prototype.forEach.call(document.querySelectorAll(".difference-groups li[data-difference]"), function (item) {
+          var row = item.querySelector(".group-actions");
+          var kind = item.dataset.difference;
+          var members = cards.filter(function (c) { return c.dataset.status === "failed" && c.dataset.difference === kind; });
+          row.textContent = "";
+          if (!members.length) return;
+          var n = members.length;
+          makeButton(row, "Approve these " + n, "approve", "Approve the " + n + " failed snapshots whose difference is " + kind, function (b) {
+            if (confirm("Approve all " + n + " failed snapshots whose difference is " + kind + "?")) review(b, row, "/approve", { difference: kind }, members[0]);
+          });
+        });
         allFailed();
       }
 

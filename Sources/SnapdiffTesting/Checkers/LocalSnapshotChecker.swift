@@ -111,6 +111,7 @@
             differentRatio: result.differentRatio, regions: result.regions,
             baselineSize: result.baselineSize, currentSize: result.currentSize)
       ]
+      if let difference = outcome.difference { lines.append("  difference: " + difference.sentence) }
       if let layout = outcome.layout, !layout.isEmpty {
         lines.append("  layout: " + layout.map(\.sentence).joined(separator: "; "))
       }

@@ -41,7 +41,7 @@ public struct OpenRunRequest: Codable, Sendable {
 }
 
 /// `POST /api/v1/runs/{run}/approve`: `{"all": true}`, `{"failed": true}`, `{"new": true}`,
-/// `{"sameAs": KEY}`, `{"keys": [KEY or glob…]}`, or several at once (their union);
+/// `{"sameAs": KEY}`, `{"difference": "rendering"}`, `{"keys": [KEY or glob…]}`, or several at once (their union);
 /// `"dryRun": true` changes nothing; `"includeRejected": true` lets the group selectors pick
 /// rejected snapshots (`Review.Selection`).
 public struct ReviewRequest: Codable, Sendable {
@@ -49,16 +49,21 @@ public struct ReviewRequest: Codable, Sendable {
   public var failed: Bool?
   public var new: Bool?
   public var sameAs: String?
+  /// Every failed snapshot whose difference is in this group (`DifferenceClass.group`).
+  public var difference: String?
   public var keys: [String]?
   public var includeRejected: Bool?
   public var dryRun: Bool?
 
-  enum CodingKeys: String, CodingKey, CaseIterable { case all, failed, new, sameAs, keys, includeRejected, dryRun }
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case all, failed, new, sameAs, difference, keys, includeRejected, dryRun
+  }
 
   public init(
-    all: Bool? = nil, failed: Bool? = nil, new: Bool? = nil, sameAs: String? = nil, keys: [String]? = nil,
-    includeRejected: Bool? = nil, dryRun: Bool? = nil
+    all: Bool? = nil, failed: Bool? = nil, new: Bool? = nil, sameAs: String? = nil, difference: String? = nil,
+    keys: [String]? = nil, includeRejected: Bool? = nil, dryRun: Bool? = nil
   ) {
+    self.difference = difference
     self.all = all
     self.failed = failed
     self.new = new
@@ -75,6 +80,7 @@ public struct ReviewRequest: Codable, Sendable {
     failed = try container.decodeIfPresent(Bool.self, forKey: .failed)
     new = try container.decodeIfPresent(Bool.self, forKey: .new)
     sameAs = try container.decodeIfPresent(String.self, forKey: .sameAs)
+    difference = try container.decodeIfPresent(String.self, forKey: .difference)
     keys = try container.decodeIfPresent([String].self, forKey: .keys)
     includeRejected = try container.decodeIfPresent(Bool.self, forKey: .includeRejected)
     dryRun = try container.decodeIfPresent(Bool.self, forKey: .dryRun)

@@ -26,6 +26,9 @@ public struct SnapshotVerdictResponse: Codable, Sendable, Equatable {
   public var layout: [LayoutChange]?
   public var text: [String]?
   public var unmatchedSelectors: [String]?
+  /// For a failed comparison: what kind of difference it found (`rendering` alone, a shift, a
+  /// colour, an element).
+  public var difference: DifferenceClass?
   /// Why the snapshot could not be compared (the service's folders hidden).
   public var error: String?
   public var skipReason: String?

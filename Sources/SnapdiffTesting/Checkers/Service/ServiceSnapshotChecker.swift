@@ -225,6 +225,7 @@ extension SnapshotVerdictResponse {
             differentPixels: differentPixels, totalPixels: totalPixels, differentRatio: differentRatio,
             regions: regions, baselineSize: baselineSize, currentSize: currentSize)
       ]
+      if let difference { lines.append("  difference: " + difference.sentence) }
       let layout = (layout ?? []).map(\.description)
       if !layout.isEmpty { lines.append("  layout: " + layout.joined(separator: "; ")) }
       if let baselineURL { lines.append("  baseline: \(service)\(baselineURL)") }
