@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Do the match levels flake on rendering noise, and do they miss real changes?
 
-Usage: scripts/bench/verdicts.py [--heldout] [--render] [--corpus DIR] [--snapdiff PATH] [--details]
+Usage: scripts/bench/verdicts.py [--heldout | --styles] [--render] [--corpus DIR] [--snapdiff PATH]
+                                 [--levels LEVEL,...] [--details]
 
 Renders a few small HTML pages in headless Chromium (Selenium, the system's chromedriver) at
 device scale factor 2, once with plain settings and once per noise setting, plus one-change
@@ -40,6 +41,18 @@ with switches and hairlines, chat bubbles, a profile header, a tab bar with icon
 text, dark mode, Cyrillic and Greek), made after the levels' defaults were set and never used
 to tune them, with their own changes (HELDOUT_CHANGES), in
 Tests/SnapdiffCoreTests/Fixtures/verdicts-heldout.
+
+--styles takes the style corpus instead (issue 27): five pages of other designs (STYLES_PAGES:
+an article with a serif headline and grey text, stat cards with larger radii, a navigation bar
+with inset dividers, a tinted banner, a ledger set at fractional sizes and offsets; Liberation
+Sans and Serif beside DejaVu) under rasterisations the other corpora lack (STYLES_SETTINGS: full
+hinting with and without the autohinter, no hinting, LCD text in BGR order with the light filter,
+CSS geometricPrecision with and without subpixel positioning), radius +0.5 px, and changes
+(STYLES_CHANGES: a word, a whole element's colour, grey text's colour, an icon, a divider's
+inset, a real radius change, a label moved, a title moved inside its pill), in
+Tests/SnapdiffCoreTests/Fixtures/verdicts-styles. Made to check that `text-aware` generalises.
+
+--levels compares at the listed levels only (default: all of LEVELS).
 
 --render renders the corpus into DIR (default Tests/SnapdiffCoreTests/Fixtures/verdicts, where
 the committed corpus lives); without it, the committed corpus is compared. Needs chromium,
