@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Do the match levels flake on rendering noise, and do they miss real changes?
 
-Usage: scripts/bench/verdicts.py [--heldout] [--render] [--corpus DIR] [--snapdiff PATH] [--details]
+Usage: scripts/bench/verdicts.py [--heldout | --styles] [--render] [--corpus DIR] [--snapdiff PATH]
+                                 [--levels LEVEL,...] [--details]
 
 Renders a few small HTML pages in headless Chromium (Selenium, the system's chromedriver) at
 device scale factor 2, once with plain settings and once per noise setting, plus one-change
@@ -41,6 +42,18 @@ text, dark mode, Cyrillic and Greek), made after the levels' defaults were set a
 to tune them, with their own changes (HELDOUT_CHANGES), in
 Tests/SnapdiffCoreTests/Fixtures/verdicts-heldout.
 
+--styles takes the style corpus instead (issue 27): five pages of other designs (STYLES_PAGES:
+an article with a serif headline and grey text, stat cards with larger radii, a navigation bar
+with inset dividers, a tinted banner, a ledger set at fractional sizes and offsets; Liberation
+Sans and Serif beside DejaVu) under rasterisations the other corpora lack (STYLES_SETTINGS: full
+hinting with and without the autohinter, no hinting, LCD text in BGR order with the light filter,
+CSS geometricPrecision with and without subpixel positioning), radius +0.5 px, and changes
+(STYLES_CHANGES: a word, a whole element's colour, grey text's colour, an icon, a divider's
+inset, a real radius change, a label moved, a title moved inside its pill), in
+Tests/SnapdiffCoreTests/Fixtures/verdicts-styles. Made to check that `text-aware` generalises.
+
+--levels compares at the listed levels only (default: all of LEVELS).
+
 --render renders the corpus into DIR (default Tests/SnapdiffCoreTests/Fixtures/verdicts, where
 the committed corpus lives); without it, the committed corpus is compared. Needs chromium,
 chromedriver and selenium only with --render.
@@ -60,6 +73,7 @@ import tempfile
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DEFAULT_CORPUS = os.path.join(ROOT, "Tests", "SnapdiffCoreTests", "Fixtures", "verdicts")
 HELDOUT_CORPUS = os.path.join(ROOT, "Tests", "SnapdiffCoreTests", "Fixtures", "verdicts-heldout")
+STYLES_CORPUS = os.path.join(ROOT, "Tests", "SnapdiffCoreTests", "Fixtures", "verdicts-styles")
 WIDTH, HEIGHT, SCALE = 200, 120, 2
 
 # fontconfig files for the text-rasterisation noise (Chromium reads them through
@@ -267,6 +281,140 @@ HELDOUT_BASE = {"ink": "#1c1c1e", "page": "#f2f2f7", "surface": "#fff", "line": 
                 "dr": "0px", "badge": "#ff3b30"}
 HELDOUT_PAGE_VALUES = {"dark": {"page": "#000"}, "dense": {"page": "#fff"}, "tabs": {"page": "#fff"}}
 
+# The style corpus (--styles): pages of other designs (other fonts, grey text on tinted
+# backgrounds, cards with larger radii, a navigation bar, inset dividers), made after
+# `text-aware` was tuned on the two corpora above, rendered under the text-rasterisation
+# settings those corpora lack or have few of: full and no hinting, LCD text in RGB and BGR
+# order with another filter, CSS geometric precision. Made to check that `text-aware`
+# generalises (issue 27), in Tests/SnapdiffCoreTests/Fixtures/verdicts-styles.
+STYLES_SETTINGS = {
+    "plain": ([], None, ""),
+    "subpixel-off": (["--disable-font-subpixel-positioning"], None, ""),
+    "hinting": (["--disable-font-subpixel-positioning"], "hint", ""),
+    "hint-full": (["--disable-font-subpixel-positioning"], "hintfull", ""),
+    "hint-none": (["--disable-font-subpixel-positioning"], "nohint", ""),
+    "lcd": ([], "lcd", ""),
+    "lcd-bgr": (["--disable-font-subpixel-positioning"], "lcd-bgr", ""),
+    "geometric": ([], None, "body, body * { text-rendering: geometricPrecision; }"),
+    "geometric-off": (["--disable-font-subpixel-positioning"], None,
+                      "body, body * { text-rendering: geometricPrecision; }"),
+}
+FONTCONFIG.update({
+    "hintfull": '<match target="font"><edit name="hinting" mode="assign"><bool>true</bool></edit>'
+                '<edit name="hintstyle" mode="assign"><const>hintfull</const></edit>'
+                '<edit name="autohint" mode="assign"><bool>false</bool></edit></match>',
+    "nohint": '<match target="font"><edit name="hinting" mode="assign"><bool>false</bool></edit>'
+              '<edit name="hintstyle" mode="assign"><const>hintnone</const></edit></match>',
+    "lcd-bgr": '<match target="font"><edit name="rgba" mode="assign"><const>bgr</const></edit>'
+               '<edit name="lcdfilter" mode="assign"><const>lcdlight</const></edit>'
+               '<edit name="hintstyle" mode="assign"><const>hintslight</const></edit></match>',
+})
+
+STYLES_STYLE = """
+html { background: %(page)s; }
+body { margin: 0; padding: 8px; width: 200px; height: 120px; box-sizing: border-box; position: relative; overflow: hidden; font: 12px 'Liberation Sans', sans-serif; color: #222; background: %(page)s; }
+h2 { font: bold 15px 'Liberation Serif', serif; margin: 0 0 2px; }
+.byline { font-size: 10px; color: %(byline)s; margin: 0 0 4px; %(bymove)s }
+.body { color: #555555; line-height: 1.35; margin: 0; font-size: 11px; }
+hr { border: 0; border-top: 1px solid %(rule)s; margin: 4px 0 4px %(inset)s; }
+.cards { display: flex; gap: 6px; }
+.c { flex: 1; background: %(cardbg)s; border: 1px solid #e0e0e6; border-radius: calc(%(cardr)s + %(dr)s); padding: 6px; }
+.c .k { font-size: 9px; color: #777778; text-transform: uppercase; }
+.c .v { font: bold 16px 'DejaVu Serif', serif; color: #1d1d1f; }
+.c .u { font-size: 9px; color: #8e8e93; }
+.nav { display: flex; align-items: center; justify-content: space-between; height: 26px; border-bottom: 1px solid #d1d1d6; margin: -8px -8px 0; padding: 0 8px; background: #f7f7f8; }
+.nav .t { font-weight: bold; font-size: 13px; }
+.tint { color: %(tint)s; font-size: 12px; }
+.r { display: flex; align-items: center; gap: 6px; height: 22px; }
+.r svg { width: 14px; height: 14px; fill: %(glyph)s; }
+.r .d { margin-left: auto; color: #777778; font-size: 11px; }
+.div { border-top: 1px solid #e5e5ea; margin-left: %(rowinset)s; }
+.banner { background: %(banner)s; border-radius: calc(8px + %(dr)s); padding: 6px 8px; color: #7a5c1e; font-size: 11px; }
+.banner b { display: block; font-size: 12px; color: #5b4314; }
+.pill { display: inline-block; margin-top: 6px; background: #34c759; color: #fff; border-radius: calc(%(pillr)s + %(dr)s); padding: %(pillpad)s; font: bold 11px 'DejaVu Sans', sans-serif; }
+.cap { font-size: 9px; color: #777778; margin-top: 4px; }
+"""
+
+STYLES_PAGES = {
+    # An article: a serif headline, a grey byline, a grey paragraph, a divider.
+    "article": """<h2>Night trains return</h2>
+<p class="byline">By Ines Vidal · 6 %(minutes)s read</p>
+<hr>
+<p class="body">Sleeper routes between Vienna, Paris and Brussels reopen this winter, with cabins for four and a dining car.</p>""",
+    # Three stat cards with larger corner radii, small grey captions and serif numbers.
+    "cards": """<div class="cards">
+<div class="c"><div class="k">%(steps)s</div><div class="v">8,412</div><div class="u">today</div></div>
+<div class="c"><div class="k">Sleep</div><div class="v">7h 5m</div><div class="u">last night</div></div>
+<div class="c"><div class="k">Heart</div><div class="v">62</div><div class="u">bpm avg</div></div></div>
+<p class="cap">Updated 2 min ago from Watch</p>""",
+    # A navigation bar (a back button, a title, an edit button) above rows with icons, grey
+    # details and inset dividers.
+    "nav": """<div class="nav"><span class="tint button">‹ Back</span><span class="t">Account</span><span class="tint button">%(edit)s</span></div>
+<div class="r"><svg viewBox="0 0 20 20" style="%(noicon)s"><circle cx="10" cy="10" r="8"/></svg><span>Name</span><span class="d">Ines Vidal</span></div>
+<div class="div"></div>
+<div class="r"><svg viewBox="0 0 20 20"><path d="M2 4h16v12H2z"/></svg><span>Email</span><span class="d">ines@vidal.eu</span></div>
+<div class="div"></div>
+<div class="r"><svg viewBox="0 0 20 20"><path d="M10 2l8 16H2z"/></svg><span>Plan</span><span class="d">Family</span></div>""",
+    # A receipt set at fractional sizes and offsets (13.5-px and 10.5-px text, 0.3-px steps),
+    # so baselines fall between device pixels and a renderer that snaps them moves every line.
+    "ledger": """<div style="padding-top:0.3px;font-size:13.5px;line-height:17.3px"><b>Order %(order)s</b></div>
+<div style="font-size:10.5px;line-height:14.3px;color:#555555">Coffee beans, 1 kg<br>Oat milk, 6 × 1 l<br>Delivery</div>
+<div style="font-size:10.5px;line-height:14.3px;color:#777778;position:absolute;right:8.3px;top:25.6px;text-align:right">€18.90<br>€14.40<br>€%(fee)s</div>
+<div style="border-top:1px solid #d1d1d6;margin-top:5.3px;padding-top:3.3px;font-size:12.5px"><b>Total</b> <span style="float:right">€%(total)s</span></div>""",
+    # A tinted banner with brown text, a pill button and a grey caption.
+    "banner": """<div class="banner"><b>Storage almost full</b>Photos and backups use 48.2 GB of 50 GB.
+<br><span class="pill button">%(upgrade)s</span></div>
+<p class="cap">Manage storage in Settings › General</p>""",
+}
+
+# change: (pages, noise settings it is also rendered under, {key: (in the page, changed)}).
+STYLES_CHANGES = {
+    "word": (["article", "cards", "nav", "banner", "ledger"], ["lcd", "hinting", "geometric"], {
+        "minutes": ("min", "mins"), "steps": ("Steps", "Stairs"), "edit": ("Edit", "Done"),
+        "upgrade": ("Upgrade", "Upgrades"), "order": ("4031", "4037")}),
+    "digit": (["ledger"], ["lcd", "hinting", "subpixel-off"], {"fee": ("2.50", "2.90"), "total": ("35.80", "36.20")}),
+    # The colour of a whole element: a card's background (ΔE00 3.2), the bar's tint (3.5),
+    # the banner (3.0).
+    "color": (["cards", "nav", "banner"], ["lcd", "subpixel-off"], {
+        "cardbg": ("#f4f4f6", "#ebebf0"), "tint": ("#007aff", "#0a84ff"), "banner": ("#fdf3d8", "#fcedc4")}),
+    # Grey text's colour (the byline #777778 → #5f5f60, ΔE00 9).
+    "text-color": (["article"], ["lcd", "lcd-bgr", "geometric"], {"byline": ("#777778", "#5f5f60")}),
+    "icon": (["nav"], ["lcd", "hinting"], {"noicon": ("", "visibility: hidden")}),
+    # A divider's inset: the article's rule starts 12 px in; the rows' dividers start at 0.
+    "inset": (["article", "nav"], ["lcd", "subpixel-off"], {"inset": ("0", "12px"), "rowinset": ("20px", "0")}),
+    # A real radius change: the cards' 10 px → 4 px; the pill's 12 px → 4 px.
+    "radius-change": (["cards", "banner"], ["lcd", "hinting"], {"cardr": ("10px", "4px"), "pillr": ("12px", "4px")}),
+    # A label really moved: the byline a device pixel right (its frame with it).
+    "move": (["article"], ["lcd", "hinting", "geometric"], {"bymove": ("", "position: relative; left: 0.5px;")}),
+    # The pill's title a device pixel right inside the same pill.
+    "shift": (["banner"], ["lcd", "hinting", "geometric-off"], {"pillpad": ("3px 12px", "3px 11.5px 3px 12.5px")}),
+}
+STYLES_BASE = {"page": "#fff", "dr": "0px", "rule": "#d1d1d6", "glyph": "#8e8e93"}
+
+
+def styles_html(page, change, setting="plain"):
+    """The page with one change (or none) as HTML, in the style corpus."""
+    values = dict(STYLES_BASE)
+    for name, (_, _, keys) in STYLES_CHANGES.items():
+        for key, (same, changed) in keys.items():
+            values[key] = changed if name == change else same
+    if change == "radius":
+        values["dr"] = "0.5px"
+    body = STYLES_PAGES[page] % values
+    return "<!doctype html><html><head><meta charset='utf-8'><style>%s%s</style></head><body>%s</body></html>" % (
+        STYLES_STYLE % values, STYLES_SETTINGS[setting][2], body)
+
+
+def styles_wanted(page, change, setting):
+    """Whether the style corpus has this render (as `wanted`, with STYLES_CHANGES)."""
+    if change is None:
+        return True
+    if change in PAGE_NOISE:
+        return setting == "plain"
+    pages, settings, _ = STYLES_CHANGES[change]
+    return page in pages and (setting == "plain" or setting in settings)
+
+
 # The element tree of the page in snapdiff's format, from the DOM, as XCUITest would give it:
 # a button with its title as label and no children, a field (data-field) with its text as
 # value, every other run of text a staticText framed by its text's bounding box; containers are
@@ -350,14 +498,18 @@ def heldout_wanted(page, change, setting):
 
 
 class Corpus:
-    """One corpus: its pages, changes, HTML and which renders it has."""
+    """One corpus: its pages, changes, HTML, which renders it has, and the settings (and page
+    noise) it is rendered under."""
 
-    def __init__(self, pages, changes, html, wanted, folder):
+    def __init__(self, pages, changes, html, wanted, folder, settings=None, page_noise=None):
         self.pages, self.changes, self.html, self.wanted, self.folder = pages, changes, html, wanted, folder
+        self.settings = settings or SETTINGS
+        self.page_noise = PAGE_NOISE if page_noise is None else page_noise
 
 
 TUNED = Corpus(PAGES, CHANGES, html, lambda *a: wanted(*a), DEFAULT_CORPUS)
 HELDOUT = Corpus(HELDOUT_PAGES, HELDOUT_CHANGES, heldout_html, heldout_wanted, HELDOUT_CORPUS)
+STYLES = Corpus(STYLES_PAGES, STYLES_CHANGES, styles_html, styles_wanted, STYLES_CORPUS, STYLES_SETTINGS)
 
 
 def start_browser(flags, fontconfig, profile_dir):
@@ -402,7 +554,7 @@ def render(spec, corpus):
         sys.exit("verdicts.py: --render needs chromium and chromedriver on PATH")
     os.makedirs(corpus, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
-        for setting, (flags, fontconfig, _) in SETTINGS.items():
+        for setting, (flags, fontconfig, _) in spec.settings.items():
             config = None
             if fontconfig:
                 config = os.path.join(scratch, f"fonts-{fontconfig}.conf")
@@ -413,7 +565,7 @@ def render(spec, corpus):
             driver = start_browser(flags, config, os.path.join(scratch, "profile-" + setting))
             try:
                 for page in spec.pages:
-                    for change in [None] + list(spec.changes) + PAGE_NOISE:
+                    for change in [None] + list(spec.changes) + spec.page_noise:
                         if not spec.wanted(page, change, setting):
                             continue
                         source = os.path.join(scratch, f"{page}-{change}-{setting}.html")
@@ -444,14 +596,14 @@ def pairs(spec):
     """(kind, page, label, baseline name, current name)."""
     for page in spec.pages:
         base = f"{page}-same-plain.png"
-        for setting in SETTINGS:
+        for setting in spec.settings:
             if setting != "plain":
                 yield "noise", page, setting, base, f"{page}-same-{setting}.png"
-        for change in PAGE_NOISE:
+        for change in spec.page_noise:
             if spec.wanted(page, change, "plain"):
                 yield "noise", page, change, base, f"{page}-{change}-plain.png"
         for change in spec.changes:
-            for setting in SETTINGS:
+            for setting in spec.settings:
                 if spec.wanted(page, change, setting):
                     yield "change", page, f"{change} ({setting})", base, f"{page}-{change}-{setting}.png"
 
@@ -489,11 +641,14 @@ def main():
     parser.add_argument("--render", action="store_true", help="render the corpus first (needs Chromium)")
     parser.add_argument("--heldout", action="store_true",
                         help="the held-out corpus (pages never used for tuning) instead of the tuned one")
+    parser.add_argument("--styles", action="store_true",
+                        help="the style corpus (other page designs and text rasterisations) instead")
+    parser.add_argument("--levels", help="comma-separated levels to compare (default: all)")
     parser.add_argument("--corpus", help="the corpus folder (default: the committed one)")
     parser.add_argument("--snapdiff", default=os.path.join(ROOT, ".build", "release", "snapdiff"))
     parser.add_argument("--details", action="store_true", help="print every pair's different pixels per level")
     args = parser.parse_args()
-    spec = HELDOUT if args.heldout else TUNED
+    spec = STYLES if args.styles else HELDOUT if args.heldout else TUNED
     args.corpus = args.corpus or spec.folder
     if args.render:
         render(spec, args.corpus)
@@ -505,7 +660,7 @@ def main():
     rows = []
     details = []
     scratch = tempfile.mkdtemp(prefix="verdicts-")
-    for level in LEVELS:
+    for level in (args.levels.split(",") if args.levels else LEVELS):
         false_alarms, missed = [], []
         for kind, page, label, a, b in all_pairs:
             result = compare(args.snapdiff, args.corpus, a, b, level, scratch)

@@ -13,10 +13,14 @@
 ///    per-channel range of the other image's 3×3 neighbourhood (widened by `widening`, for thin
 ///    features), give or take `deltaE` (ΔE00 to the nearest colour of that range): a removed
 ///    1-px border, a new or removed glyph (a digit 3 → 8 in a badge), a new colour or a move of
-///    two pixels or more leave pixels that nothing within a pixel explains;
+///    two pixels or more leave pixels that nothing within a pixel explains; a pixel that stands
+///    alone (none of its neighbours unexplained) may be explained within two pixels
+///    (`isolatedReach`: a corner's border drawn with a radius half a pixel larger);
 /// 2. and it did not move as a whole (`WholePixelMove`, over the region and `margin` pixels
 ///    around it): a shape moved by one pixel passes the first test (each of its edge pixels is
-///    a blend of its neighbours) and fails this one.
+///    a blend of its neighbours) and fails this one; unless regions that did match displaced
+///    moved opposite ways (`grewOrShrank`): a shape's edges moving apart or together is a
+///    radius or stroke rasterised another way, not a move.
 ///
 /// On the verdicts corpora it passes every noise region the pixel comparison leaves at this
 /// level (the held-out `profile` page's initials and badge under subpixel positioning, hinting
@@ -45,26 +49,56 @@ struct EdgeNoise {
     let width = min(baseline.width, current.width)
     let height = min(baseline.height, current.height)
     var perceptual = PerceptualDelta()
-    return regions.filter { region in
+    let blends = regions.filter { region in
       let box = region.clamped(toWidth: width, height: height)
       guard !box.isEmpty else { return false }
+      // Pixels nothing within one pixel explains; each must stand alone, explained within two.
+      var unexplained: [(x: Int, y: Int)] = []
       for y in box.y..<box.maxY {
         for x in box.x..<box.maxX where !ignored.contains(where: { $0.contains(x: x, y: y) }) {
           let a = Self.word(baseline, x, y)
           let b = Self.word(current, x, y)
           if a == b || abs(perceptual.delta(a, b)) <= deltaE { continue }
-          guard explained(a, by: current, x, y, &perceptual), explained(b, by: baseline, x, y, &perceptual) else {
-            return false
-          }
+          if explained(a, by: current, x, y, &perceptual), explained(b, by: baseline, x, y, &perceptual) { continue }
+          guard
+            explained(a, by: current, x, y, within: Self.isolatedReach, &perceptual),
+            explained(b, by: baseline, x, y, within: Self.isolatedReach, &perceptual)
+          else { return false }
+          unexplained.append((x, y))
         }
       }
+      let alone = unexplained.allSatisfy { one in
+        !unexplained.contains { two in
+          (two.x != one.x || two.y != one.y) && abs(two.x - one.x) <= 1 && abs(two.y - one.y) <= 1
+        }
+      }
+      return alone
+    }
+    // Which of them moved as a whole, and which way.
+    var still: [PixelRect] = []
+    var moved: [(region: PixelRect, by: (x: Int, y: Int))] = []
+    for region in blends {
       let wider = PixelRect(
-        x: box.x - Self.margin, y: box.y - Self.margin, width: box.width + 2 * Self.margin,
-        height: box.height + 2 * Self.margin
+        x: region.x - Self.margin, y: region.y - Self.margin, width: region.width + 2 * Self.margin,
+        height: region.height + 2 * Self.margin
       )
       .clamped(toWidth: width, height: height)
-      return WholePixelMove.displacement(baseline, current, in: wider) == nil
+      if let displacement = WholePixelMove.displacement(baseline, current, in: wider) {
+        moved.append((region, displacement))
+      } else {
+        still.append(region)
+      }
     }
+    return still + (Self.grewOrShrank(moved.map(\.by)) ? moved.map(\.region) : [])
+  }
+
+  /// Whether regions that each match displaced by a pixel moved opposite ways on an axis: the
+  /// edges of a shape that grew or shrank by a fraction of a pixel (a corner radius half a
+  /// pixel larger moves each corner's fringe towards the shape's centre: the four corners of
+  /// a card match displaced up, down, left and right), not a shape moved, whose edges all
+  /// move the same way.
+  static func grewOrShrank(_ displacements: [(x: Int, y: Int)]) -> Bool {
+    displacements.contains { one in displacements.contains { two in one.x * two.x < 0 || one.y * two.y < 0 } }
   }
 
   /// How far beyond the range of a neighbourhood's colours a pixel may lie, as a fraction of
@@ -75,15 +109,26 @@ struct EdgeNoise {
   /// neighbourhood has no range to widen: a new colour there must stay within `deltaE`.
   static let widening = 1.0
 
-  /// Whether `word` is, within `deltaE`, a blend of the colours `image` has within one pixel of
-  /// (x, y): each channel between their least and greatest, the range widened by `widening`.
+  /// How far a pixel that stands alone (no other pixel of its region unexplained within one
+  /// pixel of it) may find the blend that explains it: two pixels. A curve drawn with a radius
+  /// half a pixel larger moves its 1-px border by up to half a pixel, and where the border is
+  /// steep a single fringe pixel can lose the border's colour that its neighbours keep
+  /// (measured: 1 to 3 such pixels per card, each alone). A change leaves neighbours: a new
+  /// corner radius, a divider's inset, a removed glyph are runs of pixels, and a new colour or
+  /// speck on flat colour is explained by nothing near it.
+  static let isolatedReach = 2
+
+  /// Whether `word` is, within `deltaE`, a blend of the colours `image` has within `reach`
+  /// pixels of (x, y): each channel between their least and greatest, the range widened by
+  /// `widening`.
   private func explained(
-    _ word: UInt32, by image: RGBAImage, _ x: Int, _ y: Int, _ perceptual: inout PerceptualDelta
+    _ word: UInt32, by image: RGBAImage, _ x: Int, _ y: Int, within reach: Int = 1,
+    _ perceptual: inout PerceptualDelta
   ) -> Bool {
     var low: [Int] = [255, 255, 255, 255]
     var high: [Int] = [0, 0, 0, 0]
-    for ny in max(y - 1, 0)...min(y + 1, image.height - 1) {
-      for nx in max(x - 1, 0)...min(x + 1, image.width - 1) {
+    for ny in max(y - reach, 0)...min(y + reach, image.height - 1) {
+      for nx in max(x - reach, 0)...min(x + reach, image.width - 1) {
         let neighbour = Self.word(image, nx, ny)
         for channel in 0..<4 {
           let value = Int((neighbour >> (8 * UInt32(channel))) & 0xff)

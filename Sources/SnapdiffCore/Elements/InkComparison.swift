@@ -35,9 +35,12 @@ struct InkComparison {
   /// - Parameters:
   ///   - clippedAt: the size of the images' overlap, when the box runs past its edge.
   ///   - reach: how far, in pixels, rasterisation moves a glyph's edge (a point: `scale` pixels).
+  ///   - drift: how much farther glyphs may lie along the line, in pixels: a hinted line whose
+  ///     frame narrowed by n pixels has glyphs up to n pixels from where they were (each
+  ///     advance rounded on its own). 0 when the frame kept its width.
   init(
     baseline a: RGBAImage, current b: RGBAImage, box: PixelRect, clippedAt bounds: PixelSize?, reach: Int,
-    deltaE: Double
+    drift: Int = 0, deltaE: Double
   ) {
     let wordsA = Self.words(a, box)
     let wordsB = Self.words(b, box)
@@ -48,15 +51,16 @@ struct InkComparison {
     // Ink within reach outside the box counts too: boxes of neighbouring runs of text meet
     // inside a pixel, and a glyph's edge can spill over into its neighbour's box.
     let overlap = PixelSize(width: min(a.width, b.width), height: min(a.height, b.height))
+    let across = reach + drift
     let outer = PixelRect(
-      x: box.x - reach, y: box.y - reach, width: box.width + 2 * reach, height: box.height + 2 * reach
+      x: box.x - across, y: box.y - reach, width: box.width + 2 * across, height: box.height + 2 * reach
     )
     .clamped(toWidth: overlap.width, height: overlap.height)
     let nearA = Self.near(
-      Self.weights(Self.words(a, outer), background: backgroundA), box: outer, reach: reach, inside: box,
+      Self.weights(Self.words(a, outer), background: backgroundA), box: outer, reach: (across, reach), inside: box,
       clippedAt: bounds)
     let nearB = Self.near(
-      Self.weights(Self.words(b, outer), background: backgroundB), box: outer, reach: reach, inside: box,
+      Self.weights(Self.words(b, outer), background: backgroundB), box: outer, reach: (across, reach), inside: box,
       clippedAt: bounds)
     var perceptual = PerceptualDelta()
     var differing: (left: Int, top: Int, right: Int, bottom: Int)?
@@ -102,26 +106,60 @@ struct InkComparison {
   }
 
   /// Each pixel's ink weight: its largest channel distance from the box's background (its most
-  /// frequent colour), 0...1, 0 under `TextComparison.inkLevel`; the glyphs' colour: the most
-  /// frequent colour of solid ink (weight at least half the box's strongest: grey text on a
-  /// light background never reaches 0.5); and the background. Rasterisers differ on a glyph's
-  /// edges, not its inside: on the verdicts corpus that colour is the same to the byte under
-  /// every kind of text noise (LCD text moves the mean ink colour by up to ΔE 14).
+  /// frequent colour), 0...1, 0 under `TextComparison.inkLevel`; the glyphs' colour, from their
+  /// cores (`coreColor`); and the background.
   private static func weights(_ words: [UInt32]) -> (weights: [Double], color: UInt32?, background: UInt32?) {
     var counts: [UInt32: Int] = [:]
     for word in words { counts[word, default: 0] += 1 }
-    // Ties go to the smaller word, so neither colour depends on the dictionary's order.
-    func commonest(_ pairs: [(key: UInt32, value: Int)]) -> (key: UInt32, value: Int)? {
-      pairs.max { ($0.value, $1.key) < ($1.value, $0.key) }
-    }
+    // Ties go to the smaller word, so the background does not depend on the dictionary's order.
+    let commonest = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }
     // An empty box has no background and no ink.
-    guard let background = commonest(Array(counts))?.key else { return ([], nil, nil) }
+    guard let background = commonest?.key else { return ([], nil, nil) }
+    return (words.map { weight($0, background: background) }, coreColor(counts, background: background), background)
+  }
+
+  /// The glyphs' colour: each channel's value farthest from the background that at least
+  /// `solidPixels` pixels of solid ink (weight at least half the box's strongest: grey text on
+  /// a light background never reaches 0.5) reach, `nil` with fewer solid pixels than that.
+  ///
+  /// A glyph's core covers a pixel in every channel, its edges only partly, and each channel
+  /// of an edge lies between the background and the glyphs' colour: LCD subpixel text covers
+  /// the three channels of an edge pixel by different amounts (a grey glyph's edges are red,
+  /// blue or brown, and the most frequent of them is often one of those), grayscale
+  /// anti-aliasing by the same amount. So each channel's most extreme value is the core's, and
+  /// the fringes, however many, do not move it. (The most frequent solid colour, taken before,
+  /// read 9-pt grey LCD text #8E8E93 as #BDA193, ΔE00 15: docs/comparison.md.)
+  static func coreColor(_ counts: [UInt32: Int], background: UInt32) -> UInt32? {
     let strongest = counts.keys.map { weight($0, background: background) }.max() ?? 0
-    let solid = commonest(
-      counts.filter { weight($0.key, background: background) >= 0.5 * strongest }.map { ($0.key, $0.value) })
-    // A colour seen on a handful of pixels is an edge's shade, not the glyphs' colour.
-    let color = solid.flatMap { $0.value >= Self.solidPixels && strongest > 0 ? $0.key : nil }
-    return (words.map { weight($0, background: background) }, color, background)
+    guard strongest > 0 else { return nil }
+    // Per channel, how many solid pixels have each value.
+    var histograms = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 4)
+    var solid = 0
+    for (word, count) in counts where weight(word, background: background) >= 0.5 * strongest {
+      solid += count
+      for channel in 0..<4 { histograms[channel][Int((word >> (8 * UInt32(channel))) & 0xff)] += count }
+    }
+    guard solid >= solidPixels else { return nil }
+    var color: UInt32 = 0
+    for channel in 0..<4 {
+      let origin = Int((background >> (8 * UInt32(channel))) & 0xff)
+      var reached = 0
+      var value = origin
+      // From the farthest value towards the background, until `solidPixels` pixels reach it
+      // (on a tie of distances, the darker side first, so the result does not depend on order).
+      search: for distance in stride(from: 255, through: 0, by: -1) {
+        for candidate in [origin - distance, origin + distance] where (0...255).contains(candidate) {
+          reached += histograms[channel][candidate]
+          if distance == 0 { break }
+          if reached >= solidPixels {
+            value = candidate
+            break search
+          }
+        }
+      }
+      color |= UInt32(value) << (8 * UInt32(channel))
+    }
+    return color
   }
 
   /// Each pixel's ink weight against `background` (none: no ink).
@@ -189,17 +227,19 @@ struct InkComparison {
     return Double(best.d) + (curvature < 0 ? 0.5 * (left - right) / curvature : 0)
   }
 
-  /// Whether each pixel of `inner` lies within `reach` pixels (horizontally and vertically) of
-  /// ink, from the weights of `box` (which holds `inner`).
+  /// Whether each pixel of `inner` lies within `reach` pixels (across, down) of ink, from the
+  /// weights of `box` (which holds `inner`).
   private static func near(
-    _ weights: [Double], box: PixelRect, reach: Int, inside inner: PixelRect, clippedAt bounds: PixelSize?
+    _ weights: [Double], box: PixelRect, reach distances: (across: Int, down: Int), inside inner: PixelRect,
+    clippedAt bounds: PixelSize?
   ) -> [Bool] {
+    let (across, reach) = distances
     let width = box.width
     let height = box.height
     var rows = [Bool](repeating: false, count: weights.count)
     for y in 0..<height {
       // Ink in each window of columns, from a running count.
-      var last = -reach - 1
+      var last = -across - 1
       var next = [Int](repeating: Int.max, count: width)
       var upcoming = Int.max
       for x in stride(from: width - 1, through: 0, by: -1) {
@@ -208,7 +248,7 @@ struct InkComparison {
       }
       for x in 0..<width {
         if weights[y * width + x] > 0 { last = x }
-        rows[y * width + x] = x - last <= reach || next[x] - x <= reach
+        rows[y * width + x] = x - last <= across || next[x] - x <= across
       }
     }
     var grown = [Bool](repeating: false, count: weights.count)
@@ -237,7 +277,7 @@ struct InkComparison {
     for y in 0..<inner.height {
       for x in 0..<inner.width {
         let edge =
-          (inner.x == 0 && x < reach) || (inner.maxX == bounds.width && x >= inner.width - reach)
+          (inner.x == 0 && x < across) || (inner.maxX == bounds.width && x >= inner.width - across)
           || (inner.y == 0 && y < reach) || (inner.maxY == bounds.height && y >= inner.height - reach)
         if edge { near[y * inner.width + x] = true }
       }

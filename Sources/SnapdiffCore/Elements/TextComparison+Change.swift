@@ -57,6 +57,10 @@ extension TextComparison {
     public var changes: [Change]
     /// The pixels that differ away from the glyphs, for the diff image.
     public var strayPixels: [(x: Int, y: Int)]
+    /// Text elements whose frame changed width as hinting changes it (`hintedWidth`): their
+    /// frames before and after, and the change in points. The layout comparison does not
+    /// report them.
+    public var hintedFrames: [(before: ElementFrame, after: ElementFrame, change: Double)] = []
   }
 
   /// `#RRGGBB` (with alpha when not opaque) of a little-endian RGBA word.

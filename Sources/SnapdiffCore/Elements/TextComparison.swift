@@ -97,6 +97,9 @@ public struct TextComparison: Sendable {
     let width = min(baseline.width, current.width)
     let height = min(baseline.height, current.height)
     var outcome = Outcome(boxes: [], changes: [], strayPixels: [])
+    // Text boxes with the same label whose pixels differ: what their ink did, judged once the
+    // whole frame's text is measured (a shift they all share is the renderer's).
+    var measured: [(change: Change, ink: InkComparison, origins: Origins, moved: (x: Int, y: Int)?)] = []
     let pairs = LayoutComparison().pairedElements(from: baselineTree, to: currentTree)
     for (before, after) in pairs where Self.isTextBox(before) || Self.isTextBox(after) {
       // Masked by the caller: neither its text nor its pixels count.
@@ -119,21 +122,38 @@ public struct TextComparison: Sendable {
         continue
       }
       // A frame that moved or changed size is the layout's to report (to `frameTolerance` at
-      // this level); its ink moved with it, and saying so again would only confuse.
-      if Self.frameChanged(before.frame, baselineTree.scale, after.frame, currentTree.scale) { continue }
+      // this level); its ink moved with it, and saying so again would only confuse. A width
+      // changed as hinting changes it is not (`hintedWidth`): its glyphs are compared, drifting
+      // along the line by up to that change.
+      let hinted = Self.hintedWidth(before, baselineTree.scale, after, currentTree.scale)
+      if hinted == nil && Self.frameChanged(before.frame, baselineTree.scale, after.frame, currentTree.scale) {
+        continue
+      }
+      if let hinted { outcome.hintedFrames.append((before.frame, after.frame, hinted)) }
       // The same bytes in the same frame: the same ink (most text of most frames).
       if Self.samePixels(baseline, current, in: box) { continue }
+      let drift = Int((abs(hinted ?? 0) * Double(currentTree.scale)).rounded(.up))
       let ink = InkComparison(
         baseline: baseline, current: current, box: box,
         clippedAt: full == box ? nil : PixelSize(width: width, height: height), reach: currentTree.scale,
-        deltaE: deltaE)
+        drift: drift, deltaE: deltaE)
+      // A hinted line's glyphs moved each by its own amount: no one shift along it to measure.
       let origins = (
-        x: (before.frame.x * Double(baselineTree.scale), after.frame.x * Double(currentTree.scale)),
+        x: hinted == nil
+          ? (before.frame.x * Double(baselineTree.scale), after.frame.x * Double(currentTree.scale)) : (0, ink.shift.x),
         y: (before.frame.y * Double(baselineTree.scale), after.frame.y * Double(currentTree.scale))
       )
       // Ink moved by a whole pixel inside an unchanged frame (a title in its button).
-      let moved = WholePixelMove.displacement(baseline, current, in: box)
-      if let (kind, detail) = verdict(ink, origins: origins, moved: moved) {
+      let moved = hinted == nil ? WholePixelMove.displacement(baseline, current, in: box) : nil
+      measured.append((change, ink, origins, moved))
+    }
+    // A shift every text element of the frame shares is one rendering effect (a renderer that
+    // snaps baselines to whole pixels), not N moved labels.
+    let snap = sharedShift(measured.map { shift(of: $0.ink, origins: $0.origins, moved: $0.moved) })
+    for (change, ink, origins, moved) in measured {
+      let shared = snap.map { sharesShift($0, shift(of: ink, origins: origins, moved: moved)) } ?? false
+      if let (kind, detail) = verdict(ink, origins: origins, moved: moved, snapped: shared) {
+        var change = change
         change.kind = kind
         change.detail = detail
         outcome.changes.append(change)
@@ -145,7 +165,7 @@ public struct TextComparison: Sendable {
 
   /// The one change of a text box whose label is unchanged, the most telling first, or `nil`.
   private func verdict(
-    _ ink: InkComparison, origins: (x: (Double, Double), y: (Double, Double)), moved: (x: Int, y: Int)?
+    _ ink: InkComparison, origins: Origins, moved: (x: Int, y: Int)?, snapped: Bool
   ) -> (Change.Kind, String)? {
     let (before, after) = (ink.baseline, ink.current)
     let larger = max(before.coverage, after.coverage)
@@ -160,16 +180,18 @@ public struct TextComparison: Sendable {
       return (.coverage, "its ink \(words) to \(percent)% of the baseline's\(vanished)")
     }
     // Both sides have ink here (coverage held): how far the ink moved, against its frame.
-    let dx = ink.shift.x - (origins.x.1 - origins.x.0)
-    let dy = ink.shift.y - (origins.y.1 - origins.y.0)
+    let measuredShift = shift(of: ink, origins: origins, moved: moved)
+    let (dx, dy) = (measuredShift.dx, measuredShift.dy)
     let horizontal = maxShift
-    if abs(dx) > horizontal || abs(dy) > maxShift {
+    if snapped {
+      // Moved as every text element of the frame moved: the renderer's, not this label's.
+    } else if abs(dx) > horizontal || abs(dy) > maxShift {
       var parts: [String] = []
       if abs(dx) > horizontal { parts.append("\(Self.pixels(abs(dx))) \(dx > 0 ? "right" : "left")") }
       if abs(dy) > maxShift { parts.append("\(Self.pixels(abs(dy))) \(dy > 0 ? "down" : "up")") }
       return (.shifted, "its ink moved \(parts.joined(separator: " and ")) inside its frame")
     }
-    if let moved {
+    if let moved, !snapped {
       // A whole-pixel move says the ink moved by more than two thirds of a pixel, not by how
       // much: "about" a pixel.
       var parts: [String] = []
