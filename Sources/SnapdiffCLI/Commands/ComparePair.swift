@@ -15,6 +15,8 @@ struct ComparePair {
   var matchLevel: MatchLevel?
   var layoutTolerance: Double?
   var json: Bool
+  /// Regions compared by a rule of their own (`--floating`, `--strict-region`, …).
+  var regions: [CheckRegion] = []
 
   /// The pair `arguments` name when they are exactly `compare BASELINE CURRENT` or
   /// `compare BASELINE CURRENT --diff PATH`, with no value that argument-parser would read
@@ -36,7 +38,8 @@ struct ComparePair {
   /// Whether element trees take part: a tree given, a tree beside a PNG, element masks, or the
   /// layout level. Otherwise two PNGs go the fast path.
   private var usesFrames: Bool {
-    Frame.isTree(baseline) || Frame.isTree(current) || !ignoreElements.isEmpty || matchLevel == .layout
+    Frame.isTree(baseline) || Frame.isTree(current) || !ignoreElements.isEmpty || !regions.isEmpty
+      || matchLevel == .layout
       || Frame.treeFile(besidePNG: baseline) != nil || Frame.treeFile(besidePNG: current) != nil
   }
 
@@ -55,16 +58,20 @@ struct ComparePair {
       let frames = try [baseline, current].map { path throws -> Frame in try Frame.load(path, decoder: decoder) }
       let comparison = FrameComparison(
         options: options, selectors: try FrameOptionGroup.selectors(ignoreElements),
-        matchLevel: matchLevel ?? .strict, layoutTolerance: layoutTolerance ?? 1)
+        matchLevel: matchLevel ?? .strict, layoutTolerance: layoutTolerance ?? 1, regions: regions)
       let outcome = try comparison.compare(frames[0], frames[1])
       // Not synced, as FileComparison's: a diff image is made again on request.
       if let diffPath { try outcome.writeDiffImage(to: diffPath, synced: false) }
       for selector in outcome.unmatchedSelectors {
-        Console.warning("--ignore-element '\(selector)' matched no element: it masks nothing")
+        Console.warning(
+          ignoreElements.contains(selector)
+            ? "--ignore-element '\(selector)' matched no element: it masks nothing"
+            : "region '\(selector)' matched no element: it covers nothing")
       }
+      for note in outcome.regionNotes { Console.warning(note) }
       return Verdict(
         result: outcome.result, passed: outcome.passed, diffPath: diffPath, layout: outcome.layout,
-        text: outcome.text, unmatchedSelectors: outcome.unmatchedSelectors)
+        text: outcome.text, unmatchedSelectors: outcome.unmatchedSelectors, floating: outcome.floating)
     }
     if json {
       print(jsonReport(verdict).serialized(pretty: true))
@@ -82,6 +89,7 @@ struct ComparePair {
     var layout: [LayoutComparison.Change]? = nil
     var text: [TextComparison.Change]? = nil
     var unmatchedSelectors: [String] = []
+    var floating: [RegionComparison.FloatingMatch] = []
   }
 
   private func jsonReport(_ verdict: Verdict) -> JSONValue {
@@ -91,6 +99,9 @@ struct ComparePair {
     members.append(("diff", verdict.diffPath.map(JSONValue.string) ?? .null))
     if let layout = verdict.layout { members.append(("layout", .array(layout.map(\.json)))) }
     if let text = verdict.text { members.append(("text", .array(text.map(\.json)))) }
+    if !verdict.floating.isEmpty {
+      members.append(("floating", .array(verdict.floating.map(\.json))))
+    }
     if !verdict.unmatchedSelectors.isEmpty {
       members.append(("unmatchedSelectors", .array(verdict.unmatchedSelectors.map(JSONValue.string))))
     }
@@ -145,6 +156,13 @@ struct ComparePair {
     }
     if let text = outcome.text, !text.isEmpty {
       lines.append("      text: " + text.map(\.sentence).joined(separator: "; "))
+    }
+    for match in outcome.floating {
+      let rect = match.region.rect
+      lines.append(
+        "      floating region \(rect): "
+          + (match.offset.map { "content found moved by (\($0.dx), \($0.dy))" }
+            ?? "content not found within its offsets, compared in place"))
     }
     if let path = outcome.diffPath { lines.append("      diff image: \(path)") }
     return lines.joined(separator: "\n")

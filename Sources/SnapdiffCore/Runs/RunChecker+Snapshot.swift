@@ -61,7 +61,8 @@ extension RunChecker {
         return try conclude(unchanged, key, baseline: baseline, currentPath: currentPath, folder: folder, into: record)
       }
       let usesFrames =
-        Frame.isTree(currentPath) || !comparison.selectors.isEmpty || comparison.matchLevel == .layout
+        Frame.isTree(currentPath) || !comparison.selectors.isEmpty || !comparison.regions.isEmpty
+        || comparison.matchLevel == .layout
         || Frame.treeFile(besidePNG: baseline.path) != nil || Frame.treeFile(besidePNG: currentPath) != nil
       if usesFrames {
         return try compareFrames(

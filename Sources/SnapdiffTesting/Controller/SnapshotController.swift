@@ -126,7 +126,7 @@ public final class SnapshotController {
       }
       let capture = try stableCapture.capture(with: shooter)
       let frame = capture.frame
-      let masks = SnapshotMasks(frame.ignoredAreas + areas, scale: frame.scale)
+      let masks = SnapshotMasks(frame.ignoredAreas + areas, scale: frame.scale, checkRegions: page.checkRegions)
       var verdict = try checker.verify(frame, key: key, masks: masks)
       verdict.captures = capture.captures
       if let wait = capture.note(timeout: stableCapture.timeout) {
