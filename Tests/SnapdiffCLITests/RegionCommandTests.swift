@@ -48,9 +48,10 @@ struct RegionCommandTests {
       ])
       #expect(moved10.status == 1)
       #expect(moved10.standardOutput.contains("content not found within its offsets"), "\(moved10.standardOutput)")
-      // The region is outlined in orange in the diff image.
+      // The region is outlined in orange just outside it in the diff image; its differences show.
       let diff = try PNGDecoder().decode(contentsOf: folder + "/diff.png")
-      #expect(diff[x: 20, y: 17] == RGBAColor(red: 255, green: 140, blue: 0))
+      #expect(diff[x: 19, y: 16] == RGBAColor(red: 255, green: 140, blue: 0))
+      #expect(diff[x: 20, y: 17] == RGBAColor(red: 255, green: 0, blue: 0))
 
       // UP,DOWN,LEFT,RIGHT: 3 to the right needs right ≥ 3.
       #expect(

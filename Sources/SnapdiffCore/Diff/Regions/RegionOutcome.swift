@@ -67,7 +67,7 @@ public struct RegionOutcome: Sendable {
 
   /// The diff image: the snapshot's comparison's (regions set aside are tinted blue, as ignore
   /// regions are), each strict or content region's own diff image at its place, and each
-  /// region outlined in its kind's colour (floating orange, with its content's place in the
+  /// region outlined, just outside it, in its kind's colour (floating orange, with its content's place in the
   /// current frame when found; strict purple; content teal; layout green).
   public func diffImage() -> RGBAImage {
     var image = main.diffImage()
@@ -104,8 +104,11 @@ public struct RegionOutcome: Sendable {
     return try PNGEncoder(speed: .fast).encode(diffImage())
   }
 
+  /// Draws a one-pixel frame just outside `rect` (on its edge where it meets the image's), so
+  /// that the region's own marks stay visible.
   private static func outline(_ rect: PixelRect, _ color: RGBAColor, on image: inout RGBAImage) {
-    let box = rect.clamped(toWidth: image.width, height: image.height)
+    let box = PixelRect(x: rect.x - 1, y: rect.y - 1, width: rect.width + 2, height: rect.height + 2)
+      .clamped(toWidth: image.width, height: image.height)
     guard !box.isEmpty else { return }
     for x in box.x..<box.maxX {
       image[x: x, y: box.y] = color
