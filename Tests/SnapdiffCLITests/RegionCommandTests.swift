@@ -192,6 +192,10 @@ struct RegionCommandTests {
       #expect(try workspace.snapdiff(["check", "frames", "--record", "never"]).status == 1)
       let flagged = try workspace.snapdiff(["check", "frames", "--record", "never", "--floating", "20,17,10,6:5"])
       #expect(flagged.status == 0, "\(flagged.standardOutput)\(flagged.standardError)")
+      // run.json says where the content was found.
+      let snapshot = try #require((try workspace.lastRun()["snapshots"] as? [[String: Any]])?.first)
+      #expect(
+        snapshot["regionNotes"] as? [String] == ["floating region 10×6 at (20, 17): content found moved by (3, 0)"])
 
       let config =
         #"{"regions": [{"keys": "Home*", "regions": [{"kind": "floating", "rect": {"x": 20, "y": 17, "width": 10, "height": 6}, "offsets": {"up": 0, "down": 0, "left": 0, "right": 5}}]}]}"#

@@ -157,13 +157,7 @@ struct ComparePair {
     if let text = outcome.text, !text.isEmpty {
       lines.append("      text: " + text.map(\.sentence).joined(separator: "; "))
     }
-    for match in outcome.floating {
-      let rect = match.region.rect
-      lines.append(
-        "      floating region \(rect): "
-          + (match.offset.map { "content found moved by (\($0.dx), \($0.dy))" }
-            ?? "content not found within its offsets, compared in place"))
-    }
+    for match in outcome.floating { lines.append("      " + match.sentence) }
     if let path = outcome.diffPath { lines.append("      diff image: \(path)") }
     return lines.joined(separator: "\n")
   }

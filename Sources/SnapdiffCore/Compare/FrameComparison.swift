@@ -51,6 +51,8 @@ public struct FrameComparison: Sendable {
     /// What the regions could not do as asked, in words (a layout region without element
     /// trees: its pixels are only ignored).
     public var regionNotes: [String] = []
+    /// Where each floating region's content was found, then ``regionNotes``, in words.
+    public var regionSentences: [String] { floating.map(\.sentence) + regionNotes }
     /// What draws the diff image later without comparing again (`nil` for frames known
     /// unchanged without their pixels).
     var pendingDiff: PendingDiff? = nil

@@ -152,6 +152,7 @@ extension RunChecker {
     record.layout = outcome.layout.map { $0.map(LayoutChange.init) }
     record.text = outcome.text.map { $0.map(\.sentence) }
     record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
+    record.regionNotes = outcome.regionSentences.isEmpty ? nil : outcome.regionSentences
     record.current = folder.relative(currentPath)
     // A tree-only frame's PNG is encoded only when it is kept or recorded: a passing frame
     // needs none (encoding an iPhone-size rendering costs more than rendering it).

@@ -134,6 +134,14 @@ public struct RegionComparison: Sendable {
 }
 
 extension RegionComparison.FloatingMatch {
+  /// `floating region 10×6 at (20, 17): content found moved by (3, 0)`, or `… content not found
+  /// within its offsets, compared in place`.
+  public var sentence: String {
+    "floating region \(region.rect): "
+      + (offset.map { "content found moved by (\($0.dx), \($0.dy))" }
+        ?? "content not found within its offsets, compared in place")
+  }
+
   /// `{"region": {x, y, width, height}, "offsets": {up, down, left, right}, "found": {dx, dy} or null}`.
   public var json: JSONValue {
     let offsets = region.offsets
