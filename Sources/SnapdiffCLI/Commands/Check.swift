@@ -93,6 +93,9 @@ extension Snapdiff {
     @OptionGroup(title: "Element trees")
     var frameOptions: FrameOptionGroup
 
+    @OptionGroup(title: "Regions (every snapshot)")
+    var regionOptions: RegionOptionGroup
+
     func validate() throws {
       if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
     }
@@ -103,12 +106,18 @@ extension Snapdiff {
         let resolved = try project.project()
         LeftoverCleaning.run(store: resolved.store, runsDirectory: resolved.runsDirectory)
         let recordMode = try record ?? RecordMode.fromEnvironment(environment)
+        // The flags' regions apply to every snapshot, after snapdiff.json's.
+        var config = resolved.config
+        let regions = try regionOptions.regions()
+        if !regions.isEmpty {
+          config.regions = (config.regions ?? []) + [ProjectConfig.RegionRule(keys: "*", regions: regions)]
+        }
         var checker = RunChecker(
           currentDirectory: try framesFolder(), store: resolved.store,
           runsDirectory: resolved.runsDirectory,
           options: diffOptions.diffOptions(defaults: resolved.config.settings),
           selectors: try frameOptions.selectors(), matchLevel: frameOptions.matchLevel,
-          layoutTolerance: frameOptions.layoutTolerance ?? 1, config: resolved.config,
+          layoutTolerance: frameOptions.layoutTolerance ?? 1, config: config,
           recordMode: recordMode, jobs: jobs ?? ProcessorCount.active, decoder: diffOptions.decoder,
           only: only)
         checker.shard = shard

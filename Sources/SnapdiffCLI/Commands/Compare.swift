@@ -14,7 +14,8 @@ extension Snapdiff {
         The diff image shows the baseline faded to gray, differences in red (--diff-color), \
         anti-aliasing in yellow (--aa-color), ignored regions tinted blue with their hidden \
         differences in light blue, and any area outside the overlap of two differently sized \
-        images in red.
+        images in red. Strict, content, layout and floating regions are outlined in purple, teal, \
+        green and orange (a floating region also where its content was found).
         """
     )
 
@@ -36,6 +37,9 @@ extension Snapdiff {
     @OptionGroup(title: "Element trees")
     var frameOptions: FrameOptionGroup
 
+    @OptionGroup(title: "Regions")
+    var regionOptions: RegionOptionGroup
+
     @Flag(help: "Print one JSON object instead of the verdict line.")
     var json = false
 
@@ -43,7 +47,8 @@ extension Snapdiff {
       try ComparePair(
         baseline: baseline, current: current, diffPath: diff, options: diffOptions.diffOptions(),
         decoder: diffOptions.decoder, ignoreElements: frameOptions.ignoreElements,
-        matchLevel: frameOptions.matchLevel, layoutTolerance: frameOptions.layoutTolerance, json: json
+        matchLevel: frameOptions.matchLevel, layoutTolerance: frameOptions.layoutTolerance, json: json,
+        regions: try regionOptions.regions()
       ).run()
     }
   }

@@ -15,6 +15,8 @@ struct ComparePair {
   var matchLevel: MatchLevel?
   var layoutTolerance: Double?
   var json: Bool
+  /// Regions compared by a rule of their own (`--floating`, `--strict-region`, …).
+  var regions: [CheckRegion] = []
 
   /// The pair `arguments` name when they are exactly `compare BASELINE CURRENT` or
   /// `compare BASELINE CURRENT --diff PATH`, with no value that argument-parser would read
@@ -36,7 +38,8 @@ struct ComparePair {
   /// Whether element trees take part: a tree given, a tree beside a PNG, element masks, or the
   /// layout level. Otherwise two PNGs go the fast path.
   private var usesFrames: Bool {
-    Frame.isTree(baseline) || Frame.isTree(current) || !ignoreElements.isEmpty || matchLevel == .layout
+    Frame.isTree(baseline) || Frame.isTree(current) || !ignoreElements.isEmpty || !regions.isEmpty
+      || matchLevel == .layout
       || Frame.treeFile(besidePNG: baseline) != nil || Frame.treeFile(besidePNG: current) != nil
   }
 
@@ -57,16 +60,21 @@ struct ComparePair {
       let frames = try [baseline, current].map { path throws -> Frame in try Frame.load(path, decoder: decoder) }
       let comparison = FrameComparison(
         options: options, selectors: try FrameOptionGroup.selectors(ignoreElements),
-        matchLevel: matchLevel ?? .strict, layoutTolerance: layoutTolerance ?? 1)
+        matchLevel: matchLevel ?? .strict, layoutTolerance: layoutTolerance ?? 1, regions: regions)
       let outcome = try comparison.compare(frames[0], frames[1])
       // Not synced, as FileComparison's: a diff image is made again on request.
       if let diffPath { try outcome.writeDiffImage(to: diffPath, synced: false) }
       for selector in outcome.unmatchedSelectors {
-        Console.warning("--ignore-element '\(selector)' matched no element: it masks nothing")
+        Console.warning(
+          ignoreElements.contains(selector)
+            ? "--ignore-element '\(selector)' matched no element: it masks nothing"
+            : "region '\(selector)' matched no element: it covers nothing")
       }
+      for note in outcome.regionNotes { Console.warning(note) }
       return Verdict(
         result: outcome.result, passed: outcome.passed, diffPath: diffPath, layout: outcome.layout,
-        text: outcome.text, unmatchedSelectors: outcome.unmatchedSelectors, difference: outcome.difference)
+        text: outcome.text, unmatchedSelectors: outcome.unmatchedSelectors, difference: outcome.difference,
+        floating: outcome.floating)
     }
     if json {
       print(jsonReport(verdict).serialized(pretty: true))
@@ -86,6 +94,7 @@ struct ComparePair {
     var unmatchedSelectors: [String] = []
     /// For a failure: what kind of difference it is.
     var difference: DifferenceClass? = nil
+    var floating: [RegionComparison.FloatingMatch] = []
   }
 
   private func jsonReport(_ verdict: Verdict) -> JSONValue {
@@ -96,6 +105,9 @@ struct ComparePair {
     if let layout = verdict.layout { members.append(("layout", .array(layout.map(\.json)))) }
     if let text = verdict.text { members.append(("text", .array(text.map(\.json)))) }
     if let difference = verdict.difference { members.append(("difference", difference.json)) }
+    if !verdict.floating.isEmpty {
+      members.append(("floating", .array(verdict.floating.map(\.json))))
+    }
     if !verdict.unmatchedSelectors.isEmpty {
       members.append(("unmatchedSelectors", .array(verdict.unmatchedSelectors.map(JSONValue.string))))
     }
@@ -160,6 +172,7 @@ struct ComparePair {
     if let text = outcome.text, !text.isEmpty {
       lines.append("      text: " + text.map(\.sentence).joined(separator: "; "))
     }
+    for match in outcome.floating { lines.append("      " + match.sentence) }
     if let path = outcome.diffPath { lines.append("      diff image: \(path)") }
     return lines.joined(separator: "\n")
   }

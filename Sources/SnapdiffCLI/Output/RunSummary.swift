@@ -89,6 +89,7 @@ enum RunSummary {
     if let unmatched = snapshot.unmatchedSelectors {
       text += "  (masks matching nothing: \(unmatched.joined(separator: ", ")))"
     }
+    if let notes = snapshot.regionNotes { text += "  (" + notes.joined(separator: "; ") + ")" }
     switch snapshot.status {
     case .failed, .rejected:
       text += "  \(ReportFormat.count(snapshot.differentPixels)) px (\(ReportFormat.percent(snapshot.differentRatio)))"

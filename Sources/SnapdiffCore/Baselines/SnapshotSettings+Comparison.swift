@@ -20,13 +20,19 @@ extension SnapshotSettings {
     return result
   }
 
-  /// `comparison` with these settings applied: options, element masks, match level.
+  /// `comparison` with these settings applied: options, element masks, match level, regions
+  /// (added to those before, as ignore regions are).
   public func applied(to comparison: FrameComparison) throws -> FrameComparison {
     var result = comparison
     result.options = applied(to: comparison.options)
     result.selectors += try (ignoreElements ?? []).map { text throws(ConfigurationError) in try ElementSelector(text) }
     if let matchLevel { result.matchLevel = matchLevel }
     if let layoutTolerance { result.layoutTolerance = layoutTolerance }
+    for region in regions ?? [] {
+      if let problem = region.problem { throw ConfigurationError(problem) }
+      if case .element(let text) = region.area { _ = try ElementSelector(text) }
+    }
+    result.regions += regions ?? []
     return result
   }
 

@@ -15,14 +15,18 @@ public struct FrameComparison: Sendable {
   /// For the `layout` level: differences up to this many points are not changes. (The
   /// `text-aware` level holds frames to half a pixel: a move of one pixel is a change.)
   public var layoutTolerance: Double
+  /// Regions compared by a rule of their own (floating, strict, content, layout, ignore):
+  /// ``RegionComparison``'s rule; outside them, `matchLevel` applies.
+  public var regions: [CheckRegion]
 
   /// - Parameter matchLevel: the level; `nil` (the default) takes `options.matchLevel`, so a
   ///   level set in the options is never lost on the way.
   public init(
     options: DiffOptions = DiffOptions(), selectors: [ElementSelector] = [], matchLevel: MatchLevel? = nil,
-    layoutTolerance: Double = 1
+    layoutTolerance: Double = 1, regions: [CheckRegion] = []
   ) {
     self.options = options
+    self.regions = regions
     self.selectors = selectors
     self.matchLevel = matchLevel ?? options.matchLevel
     self.layoutTolerance = layoutTolerance
@@ -36,7 +40,7 @@ public struct FrameComparison: Sendable {
     public var layout: [LayoutComparison.Change]?
     /// At `text-aware` with both trees: the text elements that changed.
     public var text: [TextComparison.Change]? = nil
-    /// Selectors that matched no element in either tree.
+    /// Selectors (of masks and regions) that matched no element in either tree.
     public var unmatchedSelectors: [String]
     /// The verdict under the match level.
     public var passed: Bool
@@ -45,6 +49,13 @@ public struct FrameComparison: Sendable {
     /// For a failed comparison: what kind of difference it is (`DifferenceClassifier` on the
     /// pixels; a layout or text change is an element changed).
     public var difference: DifferenceClass? = nil
+    /// Where each floating region's content was found.
+    public var floating: [RegionComparison.FloatingMatch] = []
+    /// What the regions could not do as asked, in words (a layout region without element
+    /// trees: its pixels are only ignored).
+    public var regionNotes: [String] = []
+    /// Where each floating region's content was found, then ``regionNotes``, in words.
+    public var regionSentences: [String] { floating.map(\.sentence) + regionNotes }
     /// What draws the diff image later without comparing again (`nil` for frames known
     /// unchanged without their pixels).
     var pendingDiff: PendingDiff? = nil
@@ -76,7 +87,7 @@ public struct FrameComparison: Sendable {
   /// How a comparison's diff image is drawn once the comparison is over.
   enum PendingDiff: Sendable {
     /// The pixel comparison's marks, and the text comparison's findings drawn over them.
-    case pixels(DiffOutcome, text: TextComparison.Outcome?, color: RGBAColor)
+    case pixels(RegionOutcome, text: TextComparison.Outcome?, color: RGBAColor)
     /// The layout level: the changed elements boxed over the current frame.
     case layout([LayoutComparison.Change], over: RGBAImage, scale: Int)
 
@@ -104,6 +115,8 @@ public struct FrameComparison: Sendable {
       )
     }
     let masks = ElementMasks.resolve(selectors, in: trees)
+    let resolved = try ResolvedRegions.resolve(regions, baseline: baseline.tree, current: current.tree)
+    let unmatched = masks.unmatched + resolved.unmatched.filter { !masks.unmatched.contains($0) }
     var options = self.options
     options.ignoreRegions += masks.regions
     options.matchLevel = matchLevel.pixelLevel
@@ -116,6 +129,12 @@ public struct FrameComparison: Sendable {
         $0.identifier == element.identifier && $0.elementType == element.elementType && $0.frame == element.frame
       }
     }
+    func isMaskedChange(_ change: LayoutComparison.Change) -> Bool {
+      masked.contains { element in
+        element.identifier == change.identifier && element.elementType == change.elementType
+          && (element.frame == change.before || element.frame == change.after)
+      }
+    }
     var layout: [LayoutComparison.Change]?
     if let before = baseline.tree, let after = current.tree {
       // Text-aware holds frames to the pixel (a one-pixel move is a change) and leaves
@@ -125,10 +144,7 @@ public struct FrameComparison: Sendable {
       let tolerance = textAware ? TextComparison.frameTolerance / Double(after.scale) : layoutTolerance
       layout = LayoutComparison(tolerance: tolerance).changes(from: before, to: after).filter { change in
         !(textAware && change.kind == .relabelled)
-          && !masked.contains { element in
-            element.identifier == change.identifier && element.elementType == change.elementType
-              && (element.frame == change.before || element.frame == change.after)
-          }
+          && !isMaskedChange(change)
       }
     }
     if matchLevel == .layout {
@@ -139,7 +155,7 @@ public struct FrameComparison: Sendable {
       let result = PixelDiff(options: options).compare(baseline.image, current.image)
       let pending = PendingDiff.layout(layout, over: current.image, scale: tree.scale)
       return Outcome(
-        result: result, layout: layout, unmatchedSelectors: masks.unmatched, passed: layout.isEmpty,
+        result: result, layout: layout, unmatchedSelectors: unmatched, passed: layout.isEmpty,
         diffImage: drawing ? pending.image() : nil,
         difference: layout.isEmpty ? nil : DifferenceClass(kind: .element), pendingDiff: pending)
     }
@@ -157,7 +173,7 @@ public struct FrameComparison: Sendable {
       }
     }
     // One comparison: the diff image, asked for now or later, is drawn from the marks it kept.
-    var pixels = PixelDiff(options: options).compareKeepingMarks(baseline.image, current.image)
+    var pixels = RegionComparison(options: options, regions: resolved).compare(baseline.image, current.image)
     if text != nil && pixels.result.differentPixels > 0 {
       // Outside text boxes, edges rasterised a little differently (text drawn inside an image,
       // a corner's fringe) are noise at this level; what is left of the comparison decides.
@@ -166,7 +182,7 @@ public struct FrameComparison: Sendable {
         of: pixels.result.regions, one, two, ignoring: options.ignoreRegions)
       if !noise.isEmpty {
         options.ignoreRegions += noise
-        pixels = PixelDiff(options: options).compareKeepingMarks(baseline.image, current.image)
+        pixels = RegionComparison(options: options, regions: resolved).compare(baseline.image, current.image)
       }
     }
     let result = pixels.result
@@ -174,6 +190,25 @@ public struct FrameComparison: Sendable {
     var passed = result.passed
     if let text, let layout {
       passed = passed && text.changes.isEmpty && layout.isEmpty
+    }
+    // Layout regions: their pixels were set aside; the elements inside are held to the layout.
+    var notes: [String] = []
+    if !resolved.layout.isEmpty {
+      if let before = baseline.tree, let after = current.tree {
+        let inRegions = LayoutComparison(tolerance: layoutTolerance).changes(from: before, to: after).filter { change in
+          [change.before, change.after].contains { frame in
+            guard let frame else { return false }
+            let rect = frame.pixels(scale: after.scale)
+            return resolved.layout.contains { $0.touches(rect) }
+          } && !isMaskedChange(change)
+        }
+        passed = passed && inRegions.isEmpty
+        if !inRegions.isEmpty {
+          layout = (layout ?? []) + inRegions.filter { change in !(layout ?? []).contains(change) }
+        }
+      } else {
+        notes = resolved.layout.map { "layout region \($0): no element trees to compare, its pixels are ignored" }
+      }
     }
     var difference: DifferenceClass?
     if !result.passed {
@@ -183,8 +218,9 @@ public struct FrameComparison: Sendable {
       difference = DifferenceClass(kind: .element)
     }
     return Outcome(
-      result: result, layout: layout, text: text?.changes, unmatchedSelectors: masks.unmatched, passed: passed,
-      diffImage: drawing ? pending.image() : nil, difference: difference, pendingDiff: pending)
+      result: result, layout: layout, text: text?.changes, unmatchedSelectors: unmatched, passed: passed,
+      diffImage: drawing ? pending.image() : nil, difference: difference, floating: pixels.floating,
+      regionNotes: notes, pendingDiff: pending)
   }
 
   /// What `compare` finds for two frames that are one rendering of one tree, known without

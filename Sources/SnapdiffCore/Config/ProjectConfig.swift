@@ -32,8 +32,22 @@ public struct ProjectConfig: Sendable, Codable, Equatable {
   public var deltaE: Double?
   /// Ignore regions for the snapshots whose keys match a glob.
   public var ignore: [IgnoreRule]?
+  /// Regions compared by a rule of their own (floating, strict, content, layout) for the
+  /// snapshots whose keys match a glob.
+  public var regions: [RegionRule]?
 
   public init() {}
+
+  public struct RegionRule: Sendable, Codable, Equatable {
+    /// A key or a glob (`*`, `?`).
+    public var keys: String
+    public var regions: [CheckRegion]
+
+    public init(keys: String, regions: [CheckRegion]) {
+      self.keys = keys
+      self.regions = regions
+    }
+  }
 
   public struct IgnoreRule: Sendable, Codable, Equatable {
     /// A key or a glob (`*`, `?`).
@@ -63,6 +77,11 @@ public struct ProjectConfig: Sendable, Codable, Equatable {
     if let problem = config.settings.applied(to: DiffOptions()).problem {
       throw ConfigurationError("\(path): \(problem)")
     }
+    for rule in config.regions ?? [] {
+      for region in rule.regions {
+        if let problem = region.problem { throw ConfigurationError("\(path): regions for '\(rule.keys)': \(problem)") }
+      }
+    }
     return config
   }
 
@@ -71,6 +90,11 @@ public struct ProjectConfig: Sendable, Codable, Equatable {
     SnapshotSettings(
       threshold: threshold, includeAA: includeAA, maxDiffPixels: maxDiffPixels,
       maxDiffRatio: maxDiffRatio, matchLevel: matchLevel, deltaE: deltaE)
+  }
+
+  /// The regions of every kind that apply to `key`.
+  public func checkRegions(for key: SnapshotKey) -> [CheckRegion] {
+    (regions ?? []).filter { key.matches(glob: $0.keys) }.flatMap { $0.regions }
   }
 
   /// The ignore regions that apply to `key`.

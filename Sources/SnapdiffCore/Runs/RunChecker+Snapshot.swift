@@ -61,7 +61,8 @@ extension RunChecker {
         return try conclude(unchanged, key, baseline: baseline, currentPath: currentPath, folder: folder, into: record)
       }
       let usesFrames =
-        Frame.isTree(currentPath) || !comparison.selectors.isEmpty || comparison.matchLevel == .layout
+        Frame.isTree(currentPath) || !comparison.selectors.isEmpty || !comparison.regions.isEmpty
+        || comparison.matchLevel == .layout
         || Frame.treeFile(besidePNG: baseline.path) != nil || Frame.treeFile(besidePNG: currentPath) != nil
       if usesFrames {
         return try compareFrames(
@@ -156,6 +157,7 @@ extension RunChecker {
     record.text = outcome.text.map { $0.map(\.sentence) }
     record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
     record.difference = outcome.difference
+    record.regionNotes = outcome.regionSentences.isEmpty ? nil : outcome.regionSentences
     record.current = folder.relative(currentPath)
     // A tree-only frame's PNG is encoded only when it is kept or recorded: a passing frame
     // needs none (encoding an iPhone-size rendering costs more than rendering it).

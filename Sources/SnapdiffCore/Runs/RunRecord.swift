@@ -112,6 +112,9 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   public var text: [String]?
   /// Element selectors that matched nothing (the mask hid nothing).
   public var unmatchedSelectors: [String]?
+  /// What the regions found or could not do, in words: where each floating region's content
+  /// was found, a layout region without element trees.
+  public var regionNotes: [String]?
   /// Why the test skipped it (status `skipped`).
   public var skipReason: String?
   /// For a snapshot whose comparison failed: what kind of difference it found

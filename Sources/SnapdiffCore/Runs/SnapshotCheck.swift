@@ -46,7 +46,8 @@ public struct SnapshotCheck: Sendable {
     options.ignoreRegions += config.ignoreRegions(for: key)
     options.matchLevel = matchLevel.pixelLevel
     var comparison = FrameComparison(
-      options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance)
+      options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance,
+      regions: config.checkRegions(for: key))
     if let baselineSettings { comparison = try baselineSettings.applied(to: comparison) }
     if let frameSettings { comparison = try frameSettings.applied(to: comparison) }
     // The pixel kernel runs at the pixel level under the frame level (layout → strict,

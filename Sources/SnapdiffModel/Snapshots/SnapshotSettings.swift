@@ -27,10 +27,13 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
   public var deltaE: Double?
   /// For the layout level: moves and size changes up to this many points are not changes.
   public var layoutTolerance: Double?
+  /// Regions compared by a rule of their own (floating, strict, content, layout, ignore); they
+  /// add up, as ignore regions do.
+  public var regions: [CheckRegion]?
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case threshold, includeAA, maxDiffPixels, maxDiffRatio, ignoreRegions, ignoreElements, matchLevel, deltaE
-    case layoutTolerance
+    case layoutTolerance, regions
   }
 
   /// Decodes settings, refusing a field that is not one of them.
@@ -46,6 +49,7 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
     matchLevel = try container.decodeIfPresent(MatchLevel.self, forKey: .matchLevel)
     deltaE = try container.decodeIfPresent(Double.self, forKey: .deltaE)
     layoutTolerance = try container.decodeIfPresent(Double.self, forKey: .layoutTolerance)
+    regions = try container.decodeIfPresent([CheckRegion].self, forKey: .regions)
   }
 
   /// The most bytes a settings file (or the service's `settings` part) may hold.
@@ -54,7 +58,8 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
   public init(
     threshold: Double? = nil, includeAA: Bool? = nil, maxDiffPixels: Int? = nil,
     maxDiffRatio: Double? = nil, ignoreRegions: [Region]? = nil, ignoreElements: [String]? = nil,
-    matchLevel: MatchLevel? = nil, layoutTolerance: Double? = nil, deltaE: Double? = nil
+    matchLevel: MatchLevel? = nil, layoutTolerance: Double? = nil, deltaE: Double? = nil,
+    regions: [CheckRegion]? = nil
   ) {
     self.threshold = threshold
     self.includeAA = includeAA
@@ -65,6 +70,7 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
     self.matchLevel = matchLevel
     self.layoutTolerance = layoutTolerance
     self.deltaE = deltaE
+    self.regions = regions
   }
 
   /// A rectangle of `ignoreRegions`: snapdiff's one rectangle.

@@ -143,7 +143,8 @@ public final class SnapshotController {
         frame = try crop.apply(to: frame, target: target)
         pageAreas = areas.compactMap(crop.moved)
       }
-      let masks = SnapshotMasks(frame.ignoredAreas + pageAreas, scale: frame.scale)
+      let masks = SnapshotMasks(
+        frame.ignoredAreas + pageAreas, scale: frame.scale, checkRegions: page.checkRegions)
       if let frameAttachments {
         let snapshotKey = try SnapshotKey(key)
         frameAttachments.attach(snapshotKey, try FramesFolder.files(of: frame, key: snapshotKey, masks: masks))

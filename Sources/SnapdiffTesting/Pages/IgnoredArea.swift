@@ -53,17 +53,22 @@ public struct SnapshotMasks: Sendable, Equatable {
   public var selectors: [String] = []
   /// Rectangles in pixels, already converted from points.
   public var regions: [PixelRect] = []
+  /// Regions compared by a rule of their own (floating, strict, content, layout), in pixels or
+  /// by selector.
+  public var checkRegions: [CheckRegion] = []
 
-  public init(selectors: [String] = [], regions: [PixelRect] = []) {
+  public init(selectors: [String] = [], regions: [PixelRect] = [], checkRegions: [CheckRegion] = []) {
     self.selectors = selectors
     self.regions = regions
+    self.checkRegions = checkRegions
   }
 
-  public var isEmpty: Bool { selectors.isEmpty && regions.isEmpty }
+  public var isEmpty: Bool { selectors.isEmpty && regions.isEmpty && checkRegions.isEmpty }
 
   /// The masks of `areas` for a frame of `scale` pixels per point: a rectangle in points covers
   /// every pixel it touches (rounded outward), so an element's anti-aliased edge is masked too.
-  public init(_ areas: [IgnoredArea], scale: Double) {
+  public init(_ areas: [IgnoredArea], scale: Double, checkRegions pageRegions: [PageRegion] = []) {
+    checkRegions = pageRegions.compactMap { $0.checkRegion(scale: scale) }
     for area in areas {
       switch area {
       case .elements(let selector): selectors.append(selector)
@@ -87,6 +92,6 @@ public struct SnapshotMasks: Sendable, Equatable {
   public var settings: SnapshotSettings {
     SnapshotSettings(
       ignoreRegions: regions.isEmpty ? nil : regions,
-      ignoreElements: selectors.isEmpty ? nil : selectors)
+      ignoreElements: selectors.isEmpty ? nil : selectors, regions: checkRegions.isEmpty ? nil : checkRegions)
   }
 }

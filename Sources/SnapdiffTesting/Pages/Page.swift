@@ -65,10 +65,14 @@ public protocol SnapshotPage: Page {
   var snapShooter: SnapShooter? { get }
   /// Elements masked in every snapshot of this page (default: none).
   var ignoredElements: [IgnoredElement] { get }
+  /// Regions compared by a rule of their own in every snapshot of this page (default: none):
+  /// `.floating("~badge", by: 5)`, `.strict(…)`, `.content(…)`, `.layout(…)` (``PageRegion``).
+  var checkRegions: [PageRegion] { get }
 }
 
 extension SnapshotPage {
   public var ignoredElements: [IgnoredElement] { [] }
+  public var checkRegions: [PageRegion] { [] }
 
   /// The page's ignored areas now, or the reason they cannot be used.
   func ignoredAreas() -> Result<[IgnoredArea], IgnoredElementsError> {

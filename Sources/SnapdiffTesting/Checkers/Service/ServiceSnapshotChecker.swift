@@ -74,6 +74,7 @@ public struct ServiceSnapshotChecker: Sendable {
     if !masks.regions.isEmpty {
       settings.ignoreRegions = (settings.ignoreRegions ?? []) + masks.regions
     }
+    if !masks.checkRegions.isEmpty { settings.regions = (settings.regions ?? []) + masks.checkRegions }
     if settings != SnapshotSettings() {
       body.add(name: "settings", contentType: "application/json", try JSONEncoder().encode(settings))
     }
