@@ -5,6 +5,7 @@ prototype of the rendering-tolerant level (docs/comparison.md).
 Usage:
   scripts/bench/tolerant_corpus.py levels CORPUS [--snapdiff PATH] [--levels a,b,...]
   scripts/bench/tolerant_corpus.py prototype CORPUS [--cache DIR]
+  scripts/bench/tolerant_corpus.py nudges CORPUS [--snapdiff PATH] [--cache DIR]
 
 CORPUS is a folder with a cases.json and the pairs it names, as ../shared/corpora/ios-snapshots/
 (each case: id, kind noise|change|unknown, noise_class rendering|appearance, a, b, repo, note).
@@ -22,7 +23,16 @@ prototype  the numpy model the Swift level was chosen from: for every pixel beyo
            patch has N pixels or more. Prints each variant's table and a leave-one-app-out
            cross-validation of N (N chosen on the other apps, tested on the one held out).
            Features are cached as .npz under --cache (default .build-bench/tolerant-cache).
-Needs numpy, pillow and scipy for `prototype`; nothing but Python for `levels`.
+nudges     tests whether an element nudged by code (moved content a pixel-exact copy shifted by an
+           integer offset, nothing else on the screen different) can be told from an OS re-render.
+           Each patch of pixels beyond strict's threshold (joined within 3 px) is tried at every
+           shift up to 3 px: the share of its differing pixels (any byte) whose colour the
+           baseline has, byte for byte, at the shifted place. A pair is a nudge when a patch of
+           16+ pixels is an exact copy moved (share >= 0.99) and the pixels that differ outside
+           such patches are at most a fraction F of all that differ. Prints, per pair with an
+           exact move, the shift and what differs elsewhere; then `rendering-tolerant` (the
+           snapdiff binary's verdicts) with nudges failing too, F chosen with each app held out.
+Needs numpy, pillow and scipy for `prototype` and `nudges`; nothing but Python for `levels`.
 """
 
 import argparse
@@ -223,6 +233,114 @@ def prototype(args):
         print(f"largest noise patch {worst_noise}; changes with a larger one: {len(smallest)}, the smallest {smallest[:1]}")
 
 
+def translation_features(a_path, b_path, shift=3, limit=20):
+    """Per patch of strict-differing pixels (the `limit` largest): strict pixels, the best share
+    of its differing pixels that are a byte-exact copy of the baseline shifted by (dx, dy) != 0,
+    the shift and the box; and the number of pixels whose bytes differ anywhere."""
+    import numpy as np
+    from PIL import Image
+    from scipy import ndimage
+
+    a = np.asarray(Image.open(a_path).convert("RGBA")).astype(np.int16)
+    b = np.asarray(Image.open(b_path).convert("RGBA")).astype(np.int16)
+    h, w = a.shape[:2]
+
+    def yiq(im):
+        rgb = 255.0 + (im[..., :3] - 255.0) * (im[..., 3:4] / 255.0)
+        r, g, bl = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+        return np.stack([r * 0.29889531 + g * 0.58662247 + bl * 0.11448223,
+                         r * 0.59597799 - g * 0.27417610 - bl * 0.32180189,
+                         r * 0.21147017 - g * 0.52261711 + bl * 0.31114694], axis=-1)
+
+    d = yiq(a) - yiq(b)
+    strict = (0.5053 * d[..., 0] ** 2 + 0.299 * d[..., 1] ** 2 + 0.1957 * d[..., 2] ** 2) / MAX_YIQ > THRESHOLD ** 2
+    differs = (a != b).any(-1)
+    labels, count = ndimage.label(ndimage.binary_dilation(strict, np.ones((3, 3))), np.ones((3, 3)))
+    patches = []
+    if count:
+        sizes = np.bincount(labels[strict], minlength=count + 1)
+        boxes = ndimage.find_objects(labels)
+        for k in np.argsort(-sizes)[:limit]:
+            if k == 0 or sizes[k] == 0:
+                continue
+            ys, xs = boxes[k - 1]
+            y0, y1 = max(ys.start - shift - 1, 0), min(ys.stop + shift + 1, h)
+            x0, x1 = max(xs.start - shift - 1, 0), min(xs.stop + shift + 1, w)
+            best = (0.0, 0, 0)
+            for dy in range(-shift, shift + 1):
+                for dx in range(-shift, shift + 1):
+                    if dx == 0 and dy == 0:
+                        continue
+                    t0, t1, l0, l1 = max(y0, dy), min(y1, h + dy), max(x0, dx), min(x1, w + dx)
+                    inside = differs[t0:t1, l0:l1]
+                    if not inside.any():
+                        continue
+                    same = (b[t0:t1, l0:l1] == a[t0 - dy:t1 - dy, l0 - dx:l1 - dx]).all(-1)[inside].mean()
+                    if same > best[0]:
+                        best = (float(same), dx, dy)
+            patches.append({"strict": int(sizes[k]), "exact": best[0], "dx": best[1], "dy": best[2],
+                            "box": (x0, y0, x1, y1)})
+    moved = np.zeros((h, w), bool)
+    for p in patches:
+        if p["strict"] >= 16 and p["exact"] >= 0.99:
+            x0, y0, x1, y1 = p["box"]
+            moved[y0:y1, x0:x1] = True
+    return {"differs": int(differs.sum()), "elsewhere": int((differs & ~moved).sum()), "patches": patches,
+            "moved": bool(moved.any())}
+
+
+def nudges(args):
+    cases = labelled(args.corpus)
+    os.makedirs(args.cache, exist_ok=True)
+    feats, tolerant = {}, {}
+    for c in cases:
+        path = os.path.join(args.cache, c["id"] + ".nudge.json")
+        if not os.path.exists(path):
+            json.dump(translation_features(os.path.join(args.corpus, c["a"]), os.path.join(args.corpus, c["b"])),
+                      open(path, "w"))
+        feats[c["id"]] = json.load(open(path))
+        run = subprocess.run(
+            [args.snapdiff, "compare", os.path.join(args.corpus, c["a"]), os.path.join(args.corpus, c["b"]),
+             "--match", "rendering-tolerant", "--json"], capture_output=True, text=True)
+        if run.returncode not in (0, 1):
+            sys.exit(f"snapdiff failed on {c['id']}: {run.stderr.strip()}")
+        tolerant[c["id"]] = not json.loads(run.stdout)["passed"]
+    print("pairs with a patch of 16+ pixels that is an exact copy moved:\n")
+    print("| pair | kind | app | shift | differing pixels | outside the moved patches | rendering-tolerant |")
+    print("|---|---|---|---|---|---|---|")
+    for c in cases:
+        f = feats[c["id"]]
+        if f["moved"]:
+            shifts = sorted({(p["dx"], p["dy"]) for p in f["patches"] if p["strict"] >= 16 and p["exact"] >= 0.99})
+            print(f"| {c['id']} | {c['kind']} | {app(c)} | {shifts} | {f['differs']} | {f['elsewhere']} | "
+                  f"{'fails' if tolerant[c['id']] else 'passes'} |")
+    fractions = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+    apps = sorted({app(c) for c in cases})
+
+    def failed(c, fraction):
+        f = feats[c["id"]]
+        return tolerant[c["id"]] or (f["moved"] and f["elsewhere"] <= fraction * f["differs"])
+
+    def errors(subset, fraction):
+        return sum((c["kind"] == "noise") == failed(c, fraction) for c in subset)
+
+    print_table("`rendering-tolerant`", cases, {c["id"]: tolerant[c["id"]] for c in cases})
+    for fraction in (0.0, 0.05):
+        print_table(f"with a nudge failing (at most {fraction:.0%} of the differing pixels elsewhere)", cases,
+                    {c["id"]: failed(c, fraction) for c in cases})
+    held_out = {}
+    for name in apps:
+        train = [c for c in cases if app(c) != name]
+        scores = [errors(train, f) for f in fractions]
+        tied = [f for f, s in zip(fractions, scores) if s == min(scores)]
+        chosen = tied[len(tied) // 2]
+        print(f"held out {name}: F = {chosen} (tied: {tied})")
+        for c in cases:
+            if app(c) == name:
+                held_out[c["id"]] = failed(c, chosen)
+    print_table("with a nudge failing, F chosen with each app held out", cases, held_out)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -233,8 +351,12 @@ def main():
     pr = sub.add_parser("prototype")
     pr.add_argument("corpus")
     pr.add_argument("--cache", default=os.path.join(ROOT, ".build-bench", "tolerant-cache"))
+    nu = sub.add_parser("nudges")
+    nu.add_argument("corpus")
+    nu.add_argument("--snapdiff", default=os.path.join(ROOT, ".build", "release", "snapdiff"))
+    nu.add_argument("--cache", default=os.path.join(ROOT, ".build-bench", "tolerant-cache"))
     args = parser.parse_args()
-    {"levels": levels, "prototype": prototype}[args.command](args)
+    {"levels": levels, "prototype": prototype, "nudges": nudges}[args.command](args)
 
 
 if __name__ == "__main__":
