@@ -94,6 +94,9 @@ extension Snapdiff {
     @OptionGroup(title: "Element trees")
     var frameOptions: FrameOptionGroup
 
+    @OptionGroup(title: "Accessibility")
+    var contrastOptions: ContrastOptionGroup
+
     func validate() throws {
       if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
     }
@@ -112,6 +115,7 @@ extension Snapdiff {
           layoutTolerance: frameOptions.layoutTolerance ?? 1, config: resolved.config,
           recordMode: recordMode, jobs: jobs ?? ProcessorCount.active, decoder: diffOptions.decoder,
           only: only)
+        checker.contrast = try contrastOptions.contrastCheck(defaults: resolved.config.settings)
         checker.shard = shard
         checker.partial = partial
         let detected = RunBranch.detect(environment: environment, directory: FileSystem.currentDirectory())

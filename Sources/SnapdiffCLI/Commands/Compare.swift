@@ -36,15 +36,19 @@ extension Snapdiff {
     @OptionGroup(title: "Element trees")
     var frameOptions: FrameOptionGroup
 
+    @OptionGroup(title: "Accessibility")
+    var contrastOptions: ContrastOptionGroup
+
     @Flag(help: "Print one JSON object instead of the verdict line.")
     var json = false
 
     func run() throws {
-      try ComparePair(
+      var pair = ComparePair(
         baseline: baseline, current: current, diffPath: diff, options: diffOptions.diffOptions(),
         decoder: diffOptions.decoder, ignoreElements: frameOptions.ignoreElements,
-        matchLevel: frameOptions.matchLevel, layoutTolerance: frameOptions.layoutTolerance, json: json
-      ).run()
+        matchLevel: frameOptions.matchLevel, layoutTolerance: frameOptions.layoutTolerance, json: json)
+      pair.contrast = try contrastOptions.contrastCheck()
+      try pair.run()
     }
   }
 }

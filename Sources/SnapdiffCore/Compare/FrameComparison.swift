@@ -15,6 +15,8 @@ public struct FrameComparison: Sendable {
   /// For the `layout` level: differences up to this many points are not changes. (The
   /// `text-aware` level holds frames to half a pixel: a move of one pixel is a change.)
   public var layoutTolerance: Double
+  /// Accessibility validation of the current frame (`ContrastCheck`), when asked for.
+  public var contrast: ContrastCheck?
 
   /// - Parameter matchLevel: the level; `nil` (the default) takes `options.matchLevel`, so a
   ///   level set in the options is never lost on the way.
@@ -42,6 +44,10 @@ public struct FrameComparison: Sendable {
     public var passed: Bool
     /// The diff image, when asked for: pixels, or boxes for the layout level.
     public var diffImage: RGBAImage?
+    /// The contrast of the current frame's text elements, when a contrast check was asked for
+    /// and the current frame has a tree: a result of its own, which fails the verdict only
+    /// when the check says so (`ContrastCheck.failsSnapshot`).
+    public var contrast: ContrastCheck.Report? = nil
     /// What draws the diff image later without comparing again (`nil` for frames known
     /// unchanged without their pixels).
     var pendingDiff: PendingDiff? = nil
@@ -94,6 +100,16 @@ public struct FrameComparison: Sendable {
   /// - Throws: `ConfigurationError` when element selectors or the layout level need trees that
   ///   the frames do not have.
   public func compare(_ baseline: Frame, _ current: Frame, drawing: Bool = false) throws -> Outcome {
+    var outcome = try compareFrames(baseline, current, drawing: drawing)
+    if let contrast, let tree = current.tree {
+      let report = try contrast.check(current.image, tree)
+      outcome.contrast = report
+      if report.failsTheSnapshot { outcome.passed = false }
+    }
+    return outcome
+  }
+
+  private func compareFrames(_ baseline: Frame, _ current: Frame, drawing: Bool) throws -> Outcome {
     let trees = [baseline.tree, current.tree].compactMap { $0 }
     if !selectors.isEmpty && trees.isEmpty {
       throw ConfigurationError(

@@ -32,6 +32,12 @@ public struct ProjectConfig: Sendable, Codable, Equatable {
   public var deltaE: Double?
   /// Ignore regions for the snapshots whose keys match a glob.
   public var ignore: [IgnoreRule]?
+  /// Accessibility validation of every snapshot: `AA` or `AAA` (`--contrast` overrides it).
+  public var contrast: ContrastLevel?
+  /// Whether a contrast failure fails the snapshot (`--contrast-fails`).
+  public var contrastFails: Bool?
+  /// `TYPE:SELECTOR` overrides of the contrast rule for every snapshot.
+  public var contrastRegions: [ContrastRegion]?
 
   public init() {}
 
@@ -63,14 +69,21 @@ public struct ProjectConfig: Sendable, Codable, Equatable {
     if let problem = config.settings.applied(to: DiffOptions()).problem {
       throw ConfigurationError("\(path): \(problem)")
     }
+    for region in config.contrastRegions ?? [] {
+      do { _ = try ElementSelector(region.selector) } catch { throw ConfigurationError("\(path): \(error)") }
+    }
     return config
   }
 
   /// The config's comparison defaults as per-snapshot settings (without its ignore rules).
   public var settings: SnapshotSettings {
-    SnapshotSettings(
+    var settings = SnapshotSettings(
       threshold: threshold, includeAA: includeAA, maxDiffPixels: maxDiffPixels,
       maxDiffRatio: maxDiffRatio, matchLevel: matchLevel, deltaE: deltaE)
+    settings.contrast = contrast
+    settings.contrastFails = contrastFails
+    settings.contrastRegions = contrastRegions
+    return settings
   }
 
   /// The ignore regions that apply to `key`.

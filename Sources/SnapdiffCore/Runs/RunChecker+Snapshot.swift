@@ -150,6 +150,7 @@ extension RunChecker {
     record.fill(from: outcome.result)
     record.layout = outcome.layout.map { $0.map(LayoutChange.init) }
     record.text = outcome.text.map { $0.map(\.sentence) }
+    record.contrast = outcome.contrast.map(ContrastRecord.init)
     record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
     record.current = folder.relative(currentPath)
     // A tree-only frame's PNG is encoded only when it is kept or recorded: a passing frame
@@ -230,9 +231,11 @@ extension RunChecker {
   /// The rule every entry point shares (`SnapshotCheck`), from this run's defaults, config and
   /// record mode.
   var rule: SnapshotCheck {
-    SnapshotCheck(
+    var rule = SnapshotCheck(
       options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance,
       config: config, recordMode: recordMode)
+    rule.contrast = contrast
+    return rule
   }
 
   /// The snapshot's comparison (`SnapshotCheck.comparison`) under the settings files beside the

@@ -27,10 +27,17 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
   public var deltaE: Double?
   /// For the layout level: moves and size changes up to this many points are not changes.
   public var layoutTolerance: Double?
+  /// WCAG contrast of text elements, checked in the current frame's tree and pixels: `AA` or `AAA`.
+  public var contrast: ContrastLevel?
+  /// Whether an element under its required contrast fails the snapshot (else it is reported only).
+  public var contrastFails: Bool?
+  /// `TYPE:SELECTOR` overrides of the contrast rule (`large-text:title`, `ignore:~logo`); they add up.
+  public var contrastRegions: [ContrastRegion]?
 
   enum CodingKeys: String, CodingKey, CaseIterable {
     case threshold, includeAA, maxDiffPixels, maxDiffRatio, ignoreRegions, ignoreElements, matchLevel, deltaE
     case layoutTolerance
+    case contrast, contrastFails, contrastRegions
   }
 
   /// Decodes settings, refusing a field that is not one of them.
@@ -46,6 +53,9 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
     matchLevel = try container.decodeIfPresent(MatchLevel.self, forKey: .matchLevel)
     deltaE = try container.decodeIfPresent(Double.self, forKey: .deltaE)
     layoutTolerance = try container.decodeIfPresent(Double.self, forKey: .layoutTolerance)
+    contrast = try container.decodeIfPresent(ContrastLevel.self, forKey: .contrast)
+    contrastFails = try container.decodeIfPresent(Bool.self, forKey: .contrastFails)
+    contrastRegions = try container.decodeIfPresent([ContrastRegion].self, forKey: .contrastRegions)
   }
 
   /// The most bytes a settings file (or the service's `settings` part) may hold.

@@ -1,0 +1,17 @@
+/// A snapshot's accessibility validation as `run.json` keeps it: the level, whether it failed the
+/// snapshot, how many elements were measured, and the failures in words
+/// (`staticText 'hint' "Forgot password?": 4.47:1 (#777777 on #FFFFFF), needs 4.5:1 (AA, regular text)`).
+public struct ContrastRecord: Sendable, Codable, Equatable {
+  public var level: ContrastLevel
+  /// Failures fail the snapshot (`--contrast-fails`); else they are reported only.
+  public var failsSnapshot: Bool
+  public var checked: Int
+  public var failures: [String]
+
+  public init(_ report: ContrastCheck.Report) {
+    level = report.level
+    failsSnapshot = report.failsSnapshot
+    checked = report.findings.count
+    failures = report.sentences
+  }
+}
