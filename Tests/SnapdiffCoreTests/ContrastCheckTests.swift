@@ -119,6 +119,16 @@ struct ContrastCheckTests {
     #expect(throws: ConfigurationError.self) { try ContrastRegion("title") }
   }
 
+  @Test("a disabled element is exempt (WCAG: inactive components), unless a region selects it")
+  func disabled() throws {
+    var hint = Self.label("hint", y: 2)
+    hint.isEnabled = false
+    let (image, tree) = Self.screen([(hint, Self.grey(0x77), Self.white)])
+    #expect(try ContrastCheck().check(image, tree).findings.isEmpty)
+    let selected = try ContrastCheck(regions: [try ContrastRegion("regular-text:hint")]).check(image, tree)
+    #expect(selected.failures.map(\.identifier) == ["hint"])
+  }
+
   @Test("bold text is large from 14 pt: a 19-point frame (about 16 pt) is large only as bold")
   func boldText() throws {
     let (image, tree) = Self.screen([(Self.label("subtitle", y: 2, height: 19), Self.grey(0x77), Self.white)])

@@ -218,7 +218,10 @@ public struct ContrastCheck: Sendable, Equatable {
       let text = Self.text(of: element)
       // Text inside text (a button's title as a static text) is measured once, innermost.
       let hasInnerText = element.children.contains { $0.allElements().contains { Self.text(of: $0) != nil } }
-      guard kind != .ignore, kind == .graphicalObject || (text != nil && (!hasInnerText || kind != nil)) else {
+      // WCAG exempts inactive components: a disabled element is checked only when a region selects it.
+      guard kind != .ignore, element.isEnabled || kind != nil,
+        kind == .graphicalObject || (text != nil && (!hasInnerText || kind != nil))
+      else {
         continue
       }
       let box = element.frame.pixels(scale: tree.scale).clamped(toWidth: image.width, height: image.height)
