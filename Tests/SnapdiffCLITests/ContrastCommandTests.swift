@@ -90,6 +90,10 @@ struct ContrastCommandTests {
       #expect(snapshot["status"] as? String == "failed")
       let contrast = try #require(snapshot["contrast"] as? [String: Any])
       #expect(contrast["failures"] as? [String] == [Self.failure] && contrast["checked"] as? Int == 1)
+      let report = try String(contentsOfFile: workspace.root + "/.snapdiff/runs/last/index.html", encoding: .utf8)
+      #expect(
+        report.contains("Contrast under AA: staticText &#39;hint&#39;")
+          || report.contains("Contrast under AA: staticText 'hint'"))
       // A region in a settings file beside the frame overrides the project's rule.
       try #"{"contrastRegions": ["ignore:hint"]}"#.write(
         toFile: workspace.root + "/frames/Login.snapdiff.json", atomically: true, encoding: .utf8)

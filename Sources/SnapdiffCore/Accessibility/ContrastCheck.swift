@@ -284,7 +284,11 @@ public struct ContrastCheck: Sendable, Equatable {
         bins[key] = (bin.count + 1, bin.red + r, bin.green + g, bin.blue + b)
       }
     }
-    guard let dominant = bins.values.max(by: { $0.count < $1.count }) else { return nil }
+    // The most pixels; among bins as full, the lowest key, so that the choice never depends on
+    // the dictionary's order.
+    guard let dominant = bins.max(by: { ($0.value.count, $1.key) < ($1.value.count, $0.key) })?.value else {
+      return nil
+    }
     let background = RGBAColor(
       red: UInt8(dominant.red / dominant.count), green: UInt8(dominant.green / dominant.count),
       blue: UInt8(dominant.blue / dominant.count))
