@@ -347,6 +347,15 @@ public struct ContrastCheck: Sendable, Equatable {
   }
 }
 
+extension ContrastRecord {
+  /// The record of `report`: its failures in words.
+  public init(_ report: ContrastCheck.Report) {
+    self.init(
+      level: report.level, failsSnapshot: report.failsSnapshot, checked: report.findings.count,
+      failures: report.sentences)
+  }
+}
+
 extension RGBAColor {
   /// The colour with full alpha.
   fileprivate var opaque: RGBAColor { RGBAColor(red: red, green: green, blue: blue) }

@@ -29,6 +29,7 @@ extension SnapshotVerdictResponse {
     layout = record.layout
     text = record.text
     unmatchedSelectors = record.unmatchedSelectors
+    contrast = record.contrast
     error = record.error.map { shown?.hide($0) ?? $0 }
     skipReason = record.skipReason
     baselineHash = record.baselineHash

@@ -26,6 +26,8 @@ public struct SnapshotVerdictResponse: Codable, Sendable, Equatable {
   public var layout: [LayoutChange]?
   public var text: [String]?
   public var unmatchedSelectors: [String]?
+  /// The accessibility validation of the current frame, when one was asked for.
+  public var contrast: ContrastRecord?
   /// Why the snapshot could not be compared (the service's folders hidden).
   public var error: String?
   public var skipReason: String?
