@@ -78,7 +78,12 @@ struct ContrastCommandTests {
     try withWorkspace { workspace in
       try workspace.writeFrame("Login", Self.screen)
       try Self.tree.write(toFile: workspace.root + "/frames/Login.tree.json", atomically: true, encoding: .utf8)
-      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)  // recorded, with its tree
+      // New: recorded with its tree, and its contrast reported (a new snapshot has no verdict to fail).
+      let first = try workspace.snapdiff(["check", "frames", "--contrast", "AA", "--contrast-fails"])
+      #expect(first.status == 0, "\(first.standardOutput)\(first.standardError)")
+      let new = try #require((try workspace.lastRun()["snapshots"] as? [[String: Any]])?.first)
+      #expect(new["status"] as? String == "new")
+      #expect((new["contrast"] as? [String: Any])?["failures"] as? [String] == [Self.failure])
       // Reported only: the snapshot passes, and the summary names the element.
       let reported = try workspace.snapdiff(["check", "frames", "--contrast", "AA"])
       #expect(reported.status == 0, "\(reported.standardOutput)\(reported.standardError)")
