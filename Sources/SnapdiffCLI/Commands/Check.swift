@@ -95,6 +95,8 @@ extension Snapdiff {
 
     @OptionGroup(title: "Regions (every snapshot)")
     var regionOptions: RegionOptionGroup
+    @OptionGroup(title: "Accessibility")
+    var contrastOptions: ContrastOptionGroup
 
     func validate() throws {
       if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
@@ -120,6 +122,7 @@ extension Snapdiff {
           layoutTolerance: frameOptions.layoutTolerance ?? 1, config: config,
           recordMode: recordMode, jobs: jobs ?? ProcessorCount.active, decoder: diffOptions.decoder,
           only: only)
+        checker.contrast = try contrastOptions.contrastCheck(defaults: resolved.config.settings)
         checker.shard = shard
         checker.partial = partial
         let detected = RunBranch.detect(environment: environment, directory: FileSystem.currentDirectory())

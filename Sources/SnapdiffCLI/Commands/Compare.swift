@@ -39,17 +39,20 @@ extension Snapdiff {
 
     @OptionGroup(title: "Regions")
     var regionOptions: RegionOptionGroup
+    @OptionGroup(title: "Accessibility")
+    var contrastOptions: ContrastOptionGroup
 
     @Flag(help: "Print one JSON object instead of the verdict line.")
     var json = false
 
     func run() throws {
-      try ComparePair(
+      var pair = ComparePair(
         baseline: baseline, current: current, diffPath: diff, options: diffOptions.diffOptions(),
         decoder: diffOptions.decoder, ignoreElements: frameOptions.ignoreElements,
         matchLevel: frameOptions.matchLevel, layoutTolerance: frameOptions.layoutTolerance, json: json,
-        regions: try regionOptions.regions()
-      ).run()
+        regions: try regionOptions.regions())
+      pair.contrast = try contrastOptions.contrastCheck()
+      try pair.run()
     }
   }
 }

@@ -17,6 +17,8 @@ struct ComparePair {
   var json: Bool
   /// Regions compared by a rule of their own (`--floating`, `--strict-region`, …).
   var regions: [CheckRegion] = []
+  /// Accessibility validation of the current frame (`--contrast`), or `nil`.
+  var contrast: ContrastCheck? = nil
 
   /// The pair `arguments` name when they are exactly `compare BASELINE CURRENT` or
   /// `compare BASELINE CURRENT --diff PATH`, with no value that argument-parser would read
@@ -39,7 +41,7 @@ struct ComparePair {
   /// layout level. Otherwise two PNGs go the fast path.
   private var usesFrames: Bool {
     Frame.isTree(baseline) || Frame.isTree(current) || !ignoreElements.isEmpty || !regions.isEmpty
-      || matchLevel == .layout
+      || matchLevel == .layout || contrast != nil
       || Frame.treeFile(besidePNG: baseline) != nil || Frame.treeFile(besidePNG: current) != nil
   }
 
@@ -58,9 +60,15 @@ struct ComparePair {
       }
       let decoder = self.decoder
       let frames = try [baseline, current].map { path throws -> Frame in try Frame.load(path, decoder: decoder) }
-      let comparison = FrameComparison(
+      var comparison = FrameComparison(
         options: options, selectors: try FrameOptionGroup.selectors(ignoreElements),
         matchLevel: matchLevel ?? .strict, layoutTolerance: layoutTolerance ?? 1, regions: regions)
+      comparison.contrast = contrast
+      if contrast != nil && frames[1].tree == nil {
+        throw ConfigurationError(
+          "--contrast needs the current frame's element tree: \(current) has none (put NAME.tree.json, or an XCUITest dump NAME.txt, beside NAME.png)"
+        )
+      }
       let outcome = try comparison.compare(frames[0], frames[1])
       // Not synced, as FileComparison's: a diff image is made again on request.
       if let diffPath { try outcome.writeDiffImage(to: diffPath, synced: false) }
@@ -74,7 +82,7 @@ struct ComparePair {
       return Verdict(
         result: outcome.result, passed: outcome.passed, diffPath: diffPath, layout: outcome.layout,
         text: outcome.text, unmatchedSelectors: outcome.unmatchedSelectors, difference: outcome.difference,
-        floating: outcome.floating)
+        floating: outcome.floating, contrast: outcome.contrast)
     }
     if json {
       print(jsonReport(verdict).serialized(pretty: true))
@@ -95,6 +103,7 @@ struct ComparePair {
     /// For a failure: what kind of difference it is.
     var difference: DifferenceClass? = nil
     var floating: [RegionComparison.FloatingMatch] = []
+    var contrast: ContrastCheck.Report? = nil
   }
 
   private func jsonReport(_ verdict: Verdict) -> JSONValue {
@@ -111,6 +120,7 @@ struct ComparePair {
     if !verdict.unmatchedSelectors.isEmpty {
       members.append(("unmatchedSelectors", .array(verdict.unmatchedSelectors.map(JSONValue.string))))
     }
+    if let contrast = verdict.contrast { members.append(("contrast", contrast.json)) }
     return .object(members)
   }
 
@@ -124,6 +134,7 @@ struct ComparePair {
           ? "PASS  layout unchanged (\(result.differentPixels) pixels differ in colour or content)"
           : "FAIL  layout: \(count) change\(count == 1 ? "" : "s")")
       for change in layout { lines.append("      \(change.sentence)") }
+      lines += contrastLines(outcome.contrast)
       if let path = outcome.diffPath { lines.append("      diff image: \(path)") }
       return lines.joined(separator: "\n")
     }
@@ -132,8 +143,11 @@ struct ComparePair {
     let changed = [
       outcome.text?.isEmpty == false ? "text" : nil, outcome.layout?.isEmpty == false ? "layout" : nil,
     ].compactMap { $0 }.joined(separator: " and ")
+    let contrastFails = outcome.contrast.flatMap { $0.failsTheSnapshot ? "contrast fails \($0.level.rawValue)" : nil }
     if result.identical && outcome.passed {
       lines.append("PASS  identical (\(size)): \(baseline) and \(current)")
+    } else if result.identical, changed.isEmpty, let contrastFails {
+      lines.append("FAIL  identical pixels (\(size)), but \(contrastFails)")
     } else if result.identical {
       lines.append("FAIL  identical pixels (\(size)), but the \(changed.isEmpty ? "frames" : changed) changed")
     } else {
@@ -157,6 +171,7 @@ struct ComparePair {
       if outcome.passed && result.differentPixels > 0 { line += "; within tolerance" }
       // The pixels alone would pass: say at once what failed (the lines below say how).
       if !outcome.passed && result.passed && !changed.isEmpty { line += "; the \(changed) changed" }
+      if !outcome.passed && result.passed && changed.isEmpty, let contrastFails { line += "; \(contrastFails)" }
       lines.append(line)
     }
     if let difference = outcome.difference { lines.append("      difference: \(difference.sentence)") }
@@ -173,7 +188,25 @@ struct ComparePair {
       lines.append("      text: " + text.map(\.sentence).joined(separator: "; "))
     }
     for match in outcome.floating { lines.append("      " + match.sentence) }
+    lines += contrastLines(outcome.contrast)
     if let path = outcome.diffPath { lines.append("      diff image: \(path)") }
     return lines.joined(separator: "\n")
+  }
+
+  /// `contrast AA: 1 of 3 elements under their ratio`, then one line per failing element.
+  private func contrastLines(_ report: ContrastCheck.Report?) -> [String] {
+    guard let report else { return [] }
+    let checked = report.findings.count
+    let elements = "\(checked) element\(checked == 1 ? "" : "s")"
+    let failures = report.failures
+    var lines = [
+      failures.isEmpty
+        ? "      contrast \(report.level.rawValue): \(elements) pass"
+        : "      contrast \(report.level.rawValue): \(failures.count) of \(elements) under their ratio"
+          + (report.failsSnapshot ? "" : " (reported only; --contrast-fails fails the comparison)")
+    ]
+    lines += report.sentences.map { "        " + $0 }
+    for region in report.unmatchedRegions { lines.append("      contrast region '\(region)' matched no element") }
+    return lines
   }
 }

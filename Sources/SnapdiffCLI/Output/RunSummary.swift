@@ -17,8 +17,10 @@ enum RunSummary {
     var lines = [
       "Run \(record.id): \(found) (\(record.snapshots.count) snapshot\(record.snapshots.count == 1 ? "" : "s"))"
     ]
-    let attention = record.snapshots.filter { $0.status != .passed && $0.status != .approved }
-      .sorted { ($0.status, $0.key) < ($1.status, $1.key) }
+    let attention = record.snapshots.filter {
+      ($0.status != .passed && $0.status != .approved) || $0.contrast?.failures.isEmpty == false
+    }
+    .sorted { ($0.status, $0.key) < ($1.status, $1.key) }
     for snapshot in attention {
       lines.append(line(for: snapshot, folder: folder, recordMode: recordMode))
     }
@@ -106,6 +108,8 @@ enum RunSummary {
         text += "; text: " + changes.joined(separator: "; ")
       }
       if let diff = snapshot.diff { text += "  diff: \(display(folder.resolve(diff)))" }
+    case .passed, .approved:
+      text += "  contrast reported, not failed (--contrast-fails)"
     case .new:
       text += snapshot.recorded ? "  recorded as the baseline" : "  no baseline (record mode \(recordMode.rawValue))"
     case .skipped:
@@ -114,6 +118,9 @@ enum RunSummary {
       text += "  no current frame; baseline \(snapshot.baseline.map { display(folder.resolve($0)) } ?? "?")"
     default:
       break
+    }
+    if let contrast = snapshot.contrast, !contrast.failures.isEmpty {
+      text += "\n      contrast under \(contrast.level.rawValue): " + contrast.failures.joined(separator: "; ")
     }
     return text
   }

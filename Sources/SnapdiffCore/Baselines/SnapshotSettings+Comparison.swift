@@ -33,6 +33,20 @@ extension SnapshotSettings {
       if case .element(let text) = region.area { _ = try ElementSelector(text) }
     }
     result.regions += regions ?? []
+    for region in contrastRegions ?? [] { _ = try ElementSelector(region.selector) }
+    result.contrast = applied(to: comparison.contrast)
+    return result
+  }
+
+  /// `check` with these settings' contrast fields applied: `contrast` turns the check on (or
+  /// changes its level), `contrastFails` says whether a failure fails the snapshot, and
+  /// `contrastRegions` add up. Without a level here or in `check`, there is no check (`nil`).
+  public func applied(to check: ContrastCheck?) -> ContrastCheck? {
+    guard contrast != nil || check != nil else { return nil }
+    var result = check ?? ContrastCheck()
+    if let contrast { result.level = contrast }
+    if let contrastFails { result.failsSnapshot = contrastFails }
+    result.regions += contrastRegions ?? []
     return result
   }
 

@@ -18,6 +18,8 @@ public struct FrameComparison: Sendable {
   /// Regions compared by a rule of their own (floating, strict, content, layout, ignore):
   /// ``RegionComparison``'s rule; outside them, `matchLevel` applies.
   public var regions: [CheckRegion]
+  /// Accessibility validation of the current frame (`ContrastCheck`), when asked for.
+  public var contrast: ContrastCheck?
 
   /// - Parameter matchLevel: the level; `nil` (the default) takes `options.matchLevel`, so a
   ///   level set in the options is never lost on the way.
@@ -56,6 +58,10 @@ public struct FrameComparison: Sendable {
     public var regionNotes: [String] = []
     /// Where each floating region's content was found, then ``regionNotes``, in words.
     public var regionSentences: [String] { floating.map(\.sentence) + regionNotes }
+    /// The contrast of the current frame's text elements, when a contrast check was asked for
+    /// and the current frame has a tree: a result of its own, which fails the verdict only
+    /// when the check says so (`ContrastCheck.failsSnapshot`).
+    public var contrast: ContrastCheck.Report? = nil
     /// What draws the diff image later without comparing again (`nil` for frames known
     /// unchanged without their pixels).
     var pendingDiff: PendingDiff? = nil
@@ -108,6 +114,16 @@ public struct FrameComparison: Sendable {
   /// - Throws: `ConfigurationError` when element selectors or the layout level need trees that
   ///   the frames do not have.
   public func compare(_ baseline: Frame, _ current: Frame, drawing: Bool = false) throws -> Outcome {
+    var outcome = try compareFrames(baseline, current, drawing: drawing)
+    if let contrast, let tree = current.tree {
+      let report = try contrast.check(current.image, tree)
+      outcome.contrast = report
+      if report.failsTheSnapshot { outcome.passed = false }
+    }
+    return outcome
+  }
+
+  private func compareFrames(_ baseline: Frame, _ current: Frame, drawing: Bool) throws -> Outcome {
     let trees = [baseline.tree, current.tree].compactMap { $0 }
     if !selectors.isEmpty && trees.isEmpty {
       throw ConfigurationError(

@@ -35,6 +35,12 @@ public struct ProjectConfig: Sendable, Codable, Equatable {
   /// Regions compared by a rule of their own (floating, strict, content, layout) for the
   /// snapshots whose keys match a glob.
   public var regions: [RegionRule]?
+  /// Accessibility validation of every snapshot: `AA` or `AAA` (`--contrast` overrides it).
+  public var contrast: ContrastLevel?
+  /// Whether a contrast failure fails the snapshot (`--contrast-fails`).
+  public var contrastFails: Bool?
+  /// `TYPE:SELECTOR` overrides of the contrast rule for every snapshot.
+  public var contrastRegions: [ContrastRegion]?
 
   public init() {}
 
@@ -82,14 +88,21 @@ public struct ProjectConfig: Sendable, Codable, Equatable {
         if let problem = region.problem { throw ConfigurationError("\(path): regions for '\(rule.keys)': \(problem)") }
       }
     }
+    for region in config.contrastRegions ?? [] {
+      do { _ = try ElementSelector(region.selector) } catch { throw ConfigurationError("\(path): \(error)") }
+    }
     return config
   }
 
   /// The config's comparison defaults as per-snapshot settings (without its ignore rules).
   public var settings: SnapshotSettings {
-    SnapshotSettings(
+    var settings = SnapshotSettings(
       threshold: threshold, includeAA: includeAA, maxDiffPixels: maxDiffPixels,
       maxDiffRatio: maxDiffRatio, matchLevel: matchLevel, deltaE: deltaE)
+    settings.contrast = contrast
+    settings.contrastFails = contrastFails
+    settings.contrastRegions = contrastRegions
+    return settings
   }
 
   /// The regions of every kind that apply to `key`.

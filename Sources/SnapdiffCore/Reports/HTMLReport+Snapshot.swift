@@ -97,6 +97,10 @@ extension HTMLReport {
     if let environment = snapshot.baselineEnvironment {
       lines.append(("note", "Baseline from the environment " + environment))
     }
+    if let contrast = snapshot.contrast, !contrast.failures.isEmpty {
+      let words = "Contrast under \(contrast.level.rawValue): " + contrast.failures.joined(separator: "; ")
+      lines.append((contrast.failsSnapshot ? "problem" : "note", words))
+    }
     return lines
   }
 

@@ -55,7 +55,8 @@ extension RunChecker {
       if comparison.matchLevel != .strict { record.matchLevel = comparison.matchLevel }
       guard let baseline, let baselineBytes else {
         return try recordNew(
-          key, currentPath: currentPath, folder: folder, into: record, received: received, renders: renders)
+          key, currentPath: currentPath, folder: folder, into: record, received: received, renders: renders,
+          contrast: comparison.contrast)
       }
       if let unchanged = unchangedTree(currentPath, baseline: baseline, comparison: comparison) {
         return try conclude(unchanged, key, baseline: baseline, currentPath: currentPath, folder: folder, into: record)
@@ -81,13 +82,17 @@ extension RunChecker {
 
   private func recordNew(
     _ key: SnapshotKey, currentPath: String, folder: RunFolder, into record: SnapshotRecord, received: Received?,
-    renders: Counter?
+    renders: Counter?, contrast: ContrastCheck?
   ) throws -> SnapshotRecord {
     var record = record
     record.status = .new
     // Load it whole: a broken frame must never become a baseline.
     let frame = try measured(.decode, by: observer) {
       try loadCurrent(currentPath, renders: renders, decoded: received?.image)
+    }
+    // A new snapshot's contrast is reported (it has no verdict to fail).
+    if let contrast, let tree = frame.tree {
+      record.contrast = ContrastRecord(try contrast.check(frame.image, tree))
     }
     record.currentSize = SnapshotRecord.Size(width: frame.image.width, height: frame.image.height)
     let png = try received.map(\.png) ?? pngBytes(of: frame, at: currentPath)
@@ -155,6 +160,7 @@ extension RunChecker {
     record.fill(from: outcome.result)
     record.layout = outcome.layout.map { $0.map(LayoutChange.init) }
     record.text = outcome.text.map { $0.map(\.sentence) }
+    record.contrast = outcome.contrast.map(ContrastRecord.init)
     record.unmatchedSelectors = outcome.unmatchedSelectors.isEmpty ? nil : outcome.unmatchedSelectors
     record.difference = outcome.difference
     record.regionNotes = outcome.regionSentences.isEmpty ? nil : outcome.regionSentences
@@ -237,9 +243,11 @@ extension RunChecker {
   /// The rule every entry point shares (`SnapshotCheck`), from this run's defaults, config and
   /// record mode.
   var rule: SnapshotCheck {
-    SnapshotCheck(
+    var rule = SnapshotCheck(
       options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance,
       config: config, recordMode: recordMode)
+    rule.contrast = contrast
+    return rule
   }
 
   /// The snapshot's comparison (`SnapshotCheck.comparison`) under the settings files beside the

@@ -20,7 +20,8 @@ extension RunChecker {
     -> FrameComparison.Outcome?
   {
     let baselineTreePath = Frame.treePath(besidePNG: baseline.path)
-    guard Frame.isTree(currentPath), FileSystem.isFile(baselineTreePath),
+    // A contrast check reads the current frame's pixels: they are rendered.
+    guard comparison.contrast == nil, Frame.isTree(currentPath), FileSystem.isFile(baselineTreePath),
       let baselineTreeBytes = try? FileIO.read(baselineTreePath, limit: 1 << 28)
     else { return nil }
     let tree: ElementTree

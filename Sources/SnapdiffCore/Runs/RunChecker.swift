@@ -44,6 +44,8 @@ public struct RunChecker: Sendable {
   /// Where the images the run compares are kept by hash (default: `blobs/` beside the runs
   /// folder).
   public var blobs: BlobStore
+  /// Accessibility validation of every snapshot compared (`SnapshotCheck.contrast`), or `nil`.
+  public var contrast: ContrastCheck?
   /// Told how long decoding and comparing took (the service's `/metrics`).
   public var observer: (any CheckObserver)?
 

@@ -110,6 +110,8 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   /// At `text-aware`: the text elements that changed, in words
   /// (`staticText "Total": label '$12' → '$13'`).
   public var text: [String]?
+  /// The accessibility validation of the current frame, when one was asked for.
+  public var contrast: ContrastRecord?
   /// Element selectors that matched nothing (the mask hid nothing).
   public var unmatchedSelectors: [String]?
   /// What the regions found or could not do, in words: where each floating region's content

@@ -19,6 +19,9 @@ public struct SnapshotCheck: Sendable {
   /// `snapdiff.json`: its ignore rules by key glob apply here (its defaults are in `options`).
   public var config: ProjectConfig
   public var recordMode: RecordMode
+  /// Accessibility validation of every snapshot (flags over `snapdiff.json`; settings files
+  /// refine it), or `nil`.
+  public var contrast: ContrastCheck?
 
   /// - Parameter matchLevel: nil takes `options.matchLevel` (flags over `snapdiff.json`).
   public init(
@@ -48,6 +51,7 @@ public struct SnapshotCheck: Sendable {
     var comparison = FrameComparison(
       options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance,
       regions: config.checkRegions(for: key))
+    comparison.contrast = contrast
     if let baselineSettings { comparison = try baselineSettings.applied(to: comparison) }
     if let frameSettings { comparison = try frameSettings.applied(to: comparison) }
     // The pixel kernel runs at the pixel level under the frame level (layout → strict,

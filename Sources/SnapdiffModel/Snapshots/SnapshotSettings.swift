@@ -31,9 +31,17 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
   /// add up, as ignore regions do.
   public var regions: [CheckRegion]?
 
+  /// WCAG contrast of text elements, checked in the current frame's tree and pixels: `AA` or `AAA`.
+  public var contrast: ContrastLevel?
+  /// Whether an element under its required contrast fails the snapshot (else it is reported only).
+  public var contrastFails: Bool?
+  /// `TYPE:SELECTOR` overrides of the contrast rule (`large-text:title`, `ignore:~logo`); they add up.
+  public var contrastRegions: [ContrastRegion]?
+
   enum CodingKeys: String, CodingKey, CaseIterable {
     case threshold, includeAA, maxDiffPixels, maxDiffRatio, ignoreRegions, ignoreElements, matchLevel, deltaE
     case layoutTolerance, regions
+    case contrast, contrastFails, contrastRegions
   }
 
   /// Decodes settings, refusing a field that is not one of them.
@@ -50,6 +58,9 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
     deltaE = try container.decodeIfPresent(Double.self, forKey: .deltaE)
     layoutTolerance = try container.decodeIfPresent(Double.self, forKey: .layoutTolerance)
     regions = try container.decodeIfPresent([CheckRegion].self, forKey: .regions)
+    contrast = try container.decodeIfPresent(ContrastLevel.self, forKey: .contrast)
+    contrastFails = try container.decodeIfPresent(Bool.self, forKey: .contrastFails)
+    contrastRegions = try container.decodeIfPresent([ContrastRegion].self, forKey: .contrastRegions)
   }
 
   /// The most bytes a settings file (or the service's `settings` part) may hold.

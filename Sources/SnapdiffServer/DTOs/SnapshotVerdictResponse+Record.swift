@@ -30,6 +30,7 @@ extension SnapshotVerdictResponse {
     text = record.text
     unmatchedSelectors = record.unmatchedSelectors
     difference = record.difference
+    contrast = record.contrast
     error = record.error.map { shown?.hide($0) ?? $0 }
     skipReason = record.skipReason
     baselineHash = record.baselineHash

@@ -29,6 +29,8 @@ public struct SnapshotVerdictResponse: Codable, Sendable, Equatable {
   /// For a failed comparison: what kind of difference it found (`rendering` alone, a shift, a
   /// colour, an element).
   public var difference: DifferenceClass?
+  /// The accessibility validation of the current frame, when one was asked for.
+  public var contrast: ContrastRecord?
   /// Why the snapshot could not be compared (the service's folders hidden).
   public var error: String?
   public var skipReason: String?
