@@ -123,16 +123,12 @@ enum FrameCropError: Error, CustomStringConvertible {
 }
 
 extension CapturedFrame {
-  /// The screen's size in pixels: the PNG's, the image's, else the tree's screen at its scale.
+  /// The screen's size in pixels: the PNG's, the image's, else the tree's (`ElementTree.pixelSize`).
   var screenPixelSize: PixelSize? {
     if let size = pixelSize { return size }
     #if SNAPDIFF_ENGINE
       if let image { return image.size }
     #endif
-    return tree.map {
-      PixelSize(
-        width: Int(($0.screen.width * Double($0.scale)).rounded()),
-        height: Int(($0.screen.height * Double($0.scale)).rounded()))
-    }
+    return tree?.pixelSize
   }
 }
