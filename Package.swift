@@ -85,8 +85,14 @@ let engineTargets: [Target] = [
     pkgConfig: "libpng",
     providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
   ),
-  // libpng's classic read API with its own setjmp (Swift cannot call setjmp): raw samples,
-  // header checks before any allocation, rows decoded straight into a caller's buffer.
+  // snapdiff's C code. The PNG reader: libpng's classic read API with its own setjmp (Swift
+  // cannot call setjmp; raw samples, header checks before any allocation, rows decoded straight
+  // into a caller's buffer) and a fast path for 8-bit RGB/RGBA files (CPNGFastDecode.c: chunks
+  // walked here, inflated by libdeflate, rows unfiltered with SSE). The PNG writers
+  // (CPNGWriter.c): the fast one for diff images and the compact one for baselines (row filters
+  // chosen as libpng does, CPNGFilters.c; libdeflate). A deflate encoder for palette scanlines
+  // that matches runs and the row above (CRunDeflate.c). SHA-256 with the x86-64 SHA extensions
+  // where cpuid has them (CSHA256.c), for the blob store.
   .target(
     name: "CPNGReader",
     dependencies: ["CLibPNG"] + (hasLibdeflate ? ["CLibdeflate"] : []),

@@ -501,7 +501,7 @@ int cpng_encode_palette(const uint8_t *lines, const uint32_t *colors, int count,
 #if defined(CPNG_HAVE_LIBDEFLATE)
 
 /* The compact writer's level: libdeflate's 6, as libpng's default is zlib's 6 (smaller files
- * than libpng's at a fifth of its time: docs/performance.md). */
+ * than libpng's in about a quarter of its time: docs/performance.md). */
 #define COMPACT_LEVEL 6
 
 /* RGB or RGBA scanlines, each row with libpng's adaptive choice of filter (CPNGFilters.c). */

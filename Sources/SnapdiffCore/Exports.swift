@@ -1,3 +1,3 @@
 // SnapdiffModel's types (element trees, keys, settings, record modes, files) are part of the
-// engine's vocabulary: `import SnapdiffCore` brings them, as it did before they moved.
+// engine's vocabulary: `import SnapdiffCore` brings them too.
 @_exported import SnapdiffModel

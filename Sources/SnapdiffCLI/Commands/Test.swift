@@ -122,8 +122,8 @@ struct PrivateService {
   let token: String
   var url: String { "http://127.0.0.1:\(port)" }
 
-  /// What `close` answers, as far as the summary needs.
-  /// The run `close` answered with (the wire's `RunSummary`), worded for the terminal.
+  /// The run `close` answered with (the wire's `RunSummary`), as far as the summary needs it,
+  /// worded for the terminal.
   struct ClosedRun {
     var id: String
     var passed: Bool

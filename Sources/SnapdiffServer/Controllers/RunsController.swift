@@ -80,8 +80,8 @@ struct RunsController {
   /// summary and the verdict.
   @Sendable func close(_ request: Request, context: ServerRequestContext) async throws -> RunSummary {
     let id = try Self.runID(context)
-    // An empty body closes as before; `{"complete": true}` (with `keys` or `prefix`) also lists
-    // the baselines the run did not receive as missing.
+    // An empty body closes the run with what it received; `{"complete": true}` (with `keys` or
+    // `prefix`) also lists the baselines the run did not receive as missing.
     var bytes: [UInt8] = []
     try await Upload.read(request, limit: UploadLimits.json, what: "the JSON body") { buffer in
       bytes += buffer.readableBytesView

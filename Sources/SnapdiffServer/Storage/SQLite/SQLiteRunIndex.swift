@@ -80,7 +80,7 @@ final class SQLiteRunIndex: RunIndex {
       }
       try db.create(index: "snapshot_on_key", on: IndexedSnapshot.databaseTableName, columns: ["key"])
     }
-    // Runs without snapshots used to read `passed`.
+    // A run without snapshots has the verdict `empty`; indexes made before this migration hold `passed`.
     migrator.registerMigration("v2: empty runs") { db in
       try db.execute(sql: "UPDATE run SET verdict = 'empty' WHERE snapshotCount = 0")
     }
