@@ -50,8 +50,12 @@ enum RunSummary {
     let newFails = mode == .never && run.snapshots.contains { $0.status == .new }
     let missingFails = failOnMissing && run.snapshots.contains { $0.status == .missing }
     let errors = run.snapshots.filter { $0.error != nil }
+    let report = display(outcome.folder.path + "/index.html")
     if !quiet || failed || newFails {
-      print("Report: \(display(outcome.folder.path + "/index.html"))")
+      print("Report: \(report)")
+    }
+    try GitHubOutput.write(run, report: report) { snapshot in
+      RunVerdict.fails(with: snapshot, recordMode: mode) || (failOnMissing && snapshot.status == .missing)
     }
     if failed || run.snapshots.contains(where: { $0.status == .new && !$0.recorded }) {
       print("Approve: snapdiff approve --failed  (or: approve KEY…, --same-as KEY, --new, --all)")
