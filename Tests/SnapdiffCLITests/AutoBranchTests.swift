@@ -18,7 +18,7 @@ struct AutoBranchTests {
       "GITHUB_HEAD_REF", "GITHUB_BASE_REF", "GITHUB_REF_NAME", "GITHUB_REF_TYPE", "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME",
       "CI_MERGE_REQUEST_TARGET_BRANCH_NAME", "CI_COMMIT_BRANCH", "CI_DEFAULT_BRANCH", "BITRISE_GIT_BRANCH",
       "BITRISEIO_GIT_BRANCH_DEST", "CI_PULL_REQUEST_SOURCE_BRANCH", "CI_PULL_REQUEST_TARGET_BRANCH", "CI_BRANCH",
-      "CHANGE_BRANCH", "CHANGE_TARGET", "BRANCH_NAME", "GIT_BRANCH",
+      "CHANGE_BRANCH", "CHANGE_TARGET", "BRANCH_NAME", "GIT_BRANCH", "JENKINS_URL", "JENKINS_HOME",
     ] {
       variables[name] = ""
     }
@@ -163,11 +163,18 @@ struct AutoBranchTests {
       #expect(xcodeCloud.1 == ("pr/xc", "main"))
       let bitrise = try check(["BITRISE_GIT_BRANCH": "pr/bitrise", "BITRISEIO_GIT_BRANCH_DEST": "main"])
       #expect(bitrise.1 == ("pr/bitrise", "main"))
-      // Jenkins' git plugin names the remote branch; a change request names its source.
-      let jenkins = try check(["GIT_BRANCH": "origin/feature/jenkins"])
+      // Jenkins' git plugin names the remote branch; a change request names its source. Not
+      // Jenkins (no JENKINS_URL): GIT_BRANCH is someone else's, and the detached HEAD an error.
+      let jenkinsURL = "https://ci.example.com/"
+      let jenkins = try check(["JENKINS_URL": jenkinsURL, "GIT_BRANCH": "origin/feature/jenkins"])
       #expect(jenkins.1 == ("feature/jenkins", "main"))
-      let change = try check(["BRANCH_NAME": "PR-24", "CHANGE_BRANCH": "feature/pr", "CHANGE_TARGET": "main"])
+      let change = try check([
+        "JENKINS_URL": jenkinsURL, "BRANCH_NAME": "PR-24", "CHANGE_BRANCH": "feature/pr", "CHANGE_TARGET": "main",
+      ])
       #expect(change.1 == ("feature/pr", "main"))
+      let notJenkins = try workspace.snapdiff(
+        ["check", "frames", "--branch", "auto"], environment: isolated(workspace, ["GIT_BRANCH": "origin/x"]))
+      #expect(notJenkins.status == 2)
     }
   }
 

@@ -15,6 +15,9 @@ public struct CIPlatform: Sendable {
   var defaultBranch: String?
   /// A prefix the branch variable may carry (`origin/` in Jenkins' `GIT_BRANCH`).
   var remotePrefix: String?
+  /// Variables of which one must be set for the platform to count: Jenkins' `BRANCH_NAME` and
+  /// `GIT_BRANCH` are names other tools and shells use too.
+  var markers: [String] = []
 
   /// In the order they are tried.
   public static let all: [CIPlatform] = [
@@ -41,13 +44,14 @@ public struct CIPlatform: Sendable {
     CIPlatform(
       name: "Xcode Cloud", requestBranch: "CI_PULL_REQUEST_SOURCE_BRANCH",
       requestBase: "CI_PULL_REQUEST_TARGET_BRANCH", branch: ["CI_BRANCH"]),
-    // https://www.jenkins.io/doc/book/pipeline/jenkinsfile/#using-environment-variables (and a
-    // Jenkins' /env-vars.html): CHANGE_BRANCH and CHANGE_TARGET for a change request in a
-    // multibranch project (BRANCH_NAME is then `PR-24`), BRANCH_NAME for a branch; the git
-    // plugin's GIT_BRANCH (`origin/main`) in other jobs.
+    // A Jenkins' own ${JENKINS_URL}env-vars.html (Pipeline: Multibranch,
+    // https://plugins.jenkins.io/workflow-multibranch): CHANGE_BRANCH and CHANGE_TARGET for a
+    // change request in a multibranch project (BRANCH_NAME is then `PR-24`), BRANCH_NAME for a
+    // branch; the git plugin's GIT_BRANCH (`origin/main`) in other jobs. Only where Jenkins'
+    // JENKINS_URL or JENKINS_HOME says it is Jenkins.
     CIPlatform(
       name: "Jenkins", requestBranch: "CHANGE_BRANCH", requestBase: "CHANGE_TARGET",
-      branch: ["BRANCH_NAME", "GIT_BRANCH"], remotePrefix: "origin/"),
+      branch: ["BRANCH_NAME", "GIT_BRANCH"], remotePrefix: "origin/", markers: ["JENKINS_URL", "JENKINS_HOME"]),
   ]
 
   /// Every variable that names the branch, for error messages.
@@ -67,6 +71,7 @@ public struct CIPlatform: Sendable {
   public static func branch(in environment: [String: String]) -> (branch: String, base: String?, source: String)? {
     func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
     for platform in all {
+      if !platform.markers.isEmpty, !platform.markers.contains(where: { value($0) != nil }) { continue }
       if let branch = value(platform.requestBranch), let base = value(platform.requestBase) {
         return (
           platform.trimmed(branch), platform.trimmed(base),

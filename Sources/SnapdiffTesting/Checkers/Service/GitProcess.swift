@@ -5,8 +5,18 @@ import SnapdiffModel
 /// one (macOS, Linux); nil in an iOS simulator or on a device, where only the CI's variables
 /// name the branch.
 enum GitProcess {
+  static var runner: AutoBranch.GitRunner? {
+    #if os(macOS) || os(Linux)
+      return run
+    #else
+      return nil
+    #endif
+  }
+
   #if os(macOS) || os(Linux)
-    static let runner: AutoBranch.GitRunner? = { arguments in
+    /// `git arguments…` in the working folder: its standard output without the last newline, or
+    /// nil when it fails or cannot be started.
+    static func run(_ arguments: [String]) -> String? {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments = ["git"] + arguments
@@ -21,7 +31,5 @@ enum GitProcess {
       if text.hasSuffix("\n") { text.removeLast() }
       return text
     }
-  #else
-    static let runner: AutoBranch.GitRunner? = nil
   #endif
 }
