@@ -5,10 +5,7 @@ import SnapdiffCore
 /// the paths to open.
 enum RunSummary {
   /// `1 failed, 3 passed`: the counts in the order that needs attention first.
-  static func statusCounts(_ counts: [SnapshotStatus: Int]) -> String {
-    let order: [SnapshotStatus] = [.failed, .new, .missing, .rejected, .skipped, .approved, .passed]
-    return order.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
-  }
+  static func statusCounts(_ counts: [SnapshotStatus: Int]) -> String { ReportFormat.statusCounts(counts) }
 
   static func lines(_ record: RunRecord, folder: RunFolder, recordMode: RecordMode) -> [String] {
     // An empty run says so, in the word the service uses for it (`RunVerdict.empty`).

@@ -26,10 +26,7 @@ public enum GitHubJobSummary {
   ) -> String {
     let attention = run.snapshots.filter(needsLook).sorted { ($0.status, $0.key) < ($1.status, $1.key) }
     let failed = run.snapshots.contains(where: failing)
-    let counts = run.counts
-    let order: [SnapshotStatus] = [.failed, .new, .missing, .rejected, .skipped, .approved, .passed]
-    let countText = order.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }
-      .joined(separator: ", ")
+    let countText = ReportFormat.statusCounts(run.counts)
     let total = "\(run.snapshots.count) snapshot\(run.snapshots.count == 1 ? "" : "s")"
     var text = "### \(failed ? "❌" : "✅") snapdiff: \(countText.isEmpty ? "no snapshots" : countText) (\(total))\n\n"
     var context = ["run `\(run.id)`"]
