@@ -150,6 +150,19 @@ let engineTargets: [Target] = [
     ]
   ),
   .executableTarget(name: "snapdiff-serve", dependencies: ["SnapdiffServeCommand"]),
+  // `swift package snapdiff check …`: a team that depends on this package runs the CLI without
+  // installing it; the plugin has SwiftPM build `snapdiff` in release, then runs it in the
+  // package's folder. Writing runs and baselines there needs the package folder's permission.
+  .plugin(
+    name: "SnapdiffCommand",
+    capability: .command(
+      intent: .custom(
+        verb: "snapdiff", description: "Run snapdiff (check, status, approve, merge, …), built in release."),
+      permissions: [
+        .writeToPackageDirectory(
+          reason: "snapdiff check writes its runs to .snapdiff/ and new baselines to baselines/.")
+      ])
+  ),
   // The example app whose screens the example suite snapshots (dogfooding SnapdiffTesting).
   .target(name: "ExampleApp", dependencies: ["SnapdiffCore"]),
   .testTarget(
@@ -197,6 +210,7 @@ let package = Package(
         .library(name: "SnapdiffCLI", targets: ["SnapdiffCLI"]),
         .executable(name: "snapdiff", targets: ["snapdiff"]),
         .executable(name: "snapdiff-serve", targets: ["snapdiff-serve"]),
+        .plugin(name: "SnapdiffCommand", targets: ["SnapdiffCommand"]),
       ]),
   dependencies: testAPIOnly
     ? []

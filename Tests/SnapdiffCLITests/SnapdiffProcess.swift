@@ -7,12 +7,14 @@ enum SnapdiffProcess {
   /// The `snapdiff` built beside the running test bundle.
   static let executable = ExternalTool.buildFolder.appendingPathComponent("snapdiff").path
 
-  /// This process's environment with `environment` added, without `CI` and `SNAPDIFF_RECORD`
-  /// (tests say what they want).
+  /// This process's environment with `environment` added, without `CI`, `SNAPDIFF_RECORD` and
+  /// `GITHUB_STEP_SUMMARY` (tests say what they want; on GitHub Actions every `check` would
+  /// otherwise write to the job's summary and print annotations among the output tests read).
   static func environment(_ environment: [String: String]) -> [String: String] {
     var variables = ProcessInfo.processInfo.environment
     variables["CI"] = nil
     variables["SNAPDIFF_RECORD"] = nil
+    variables["GITHUB_STEP_SUMMARY"] = nil
     return variables.merging(environment) { $1 }
   }
 

@@ -24,6 +24,13 @@ extension Snapdiff {
         frames the test API attached there (a device's) are written to DIR/snapdiff-frames and \
         checked from there.
 
+        Branches (recorded in run.json and the approval log): --branch NAME, --branch auto (the \
+        CI's variables, else git: the branch, its base and merge-base; printed), or by default \
+        the CI's variables, else git's HEAD.
+
+        On GitHub Actions (GITHUB_STEP_SUMMARY set), the run's summary is appended to the job \
+        summary and each failing snapshot is printed as an ::error annotation.
+
         Exit status: 0 when nothing failed (and, in record mode never, nothing is new), 1 \
         otherwise, 2 on bad input or an I/O error.
         """
@@ -63,17 +70,8 @@ extension Snapdiff {
     )
     var partial = false
 
-    @Option(
-      help: ArgumentHelp(
-        "The branch the frames come from, for the record and the approval log (default: GITHUB_HEAD_REF, CI_MERGE_REQUEST_SOURCE_BRANCH_NAME, GITHUB_REF_NAME, CI_COMMIT_BRANCH, else git's HEAD).",
-        valueName: "name"))
-    var branch: String?
-
-    @Option(
-      help: ArgumentHelp(
-        "The branch it was forked from (default: GITHUB_BASE_REF or CI_MERGE_REQUEST_TARGET_BRANCH_NAME).",
-        valueName: "name"))
-    var baseBranch: String?
+    @OptionGroup(title: "Branch")
+    var branchOptions: BranchOptions
 
     @Option(help: ArgumentHelp("Snapshots compared at once (default: one per core).", valueName: "n"))
     var jobs: Int?
@@ -125,9 +123,9 @@ extension Snapdiff {
         checker.contrast = try contrastOptions.contrastCheck(defaults: resolved.config.settings)
         checker.shard = shard
         checker.partial = partial
-        let detected = RunBranch.detect(environment: environment, directory: FileSystem.currentDirectory())
-        checker.branch = branch ?? detected.branch
-        checker.baseBranch = baseBranch ?? detected.base
+        (checker.branch, checker.baseBranch) = try branchOptions.resolved(environment: environment, quiet: quiet) {
+          RunBranch.detect(environment: environment, directory: FileSystem.currentDirectory())
+        }
         let progress = ProgressLine(enabled: !quiet)
         if !noCache {
           let runs = resolved.runsDirectory

@@ -36,8 +36,8 @@ extension Snapdiff {
     @Option(help: ArgumentHelp("The run's name (default: tests).", valueName: "name"))
     var name = "tests"
 
-    @Option(help: ArgumentHelp("The branch recorded with the run.", valueName: "branch"))
-    var branch: String?
+    @OptionGroup(title: "Branch (with a base, the run reads and writes the branch's overlay)")
+    var branchOptions: BranchOptions
 
     @Option(
       help: ArgumentHelp(
@@ -72,7 +72,10 @@ extension Snapdiff {
       defer { service.stop() }
 
       let runID = try reportingErrors {
-        try service.openRun(name: name, branch: branch, environment: environment, recordMode: recordMode)
+        let (branch, base) = try branchOptions.resolved(environment: variables, quiet: false) { (nil, nil) }
+        return try service.openRun(
+          OpenRunRequest(
+            name: name, branch: branch, baseBranch: base, environment: environment, recordMode: recordMode))
       }
       var childEnvironment = variables
       for (variable, value) in [
@@ -180,8 +183,7 @@ struct PrivateService {
         + (said.isEmpty ? "" : ": " + said.joined(separator: " ")))
   }
 
-  func openRun(name: String, branch: String?, environment: String?, recordMode: RecordMode) throws -> String {
-    let request = OpenRunRequest(name: name, branch: branch, environment: environment, recordMode: recordMode)
+  func openRun(_ request: OpenRunRequest) throws -> String {
     let json = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
     let response = try send("POST", APIPaths.runs, json: json)
     return try JSONDecoderBox.decode(SnapdiffWire.RunSummary.self, from: response).id

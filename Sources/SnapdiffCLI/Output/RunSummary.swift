@@ -5,10 +5,7 @@ import SnapdiffCore
 /// the paths to open.
 enum RunSummary {
   /// `1 failed, 3 passed`: the counts in the order that needs attention first.
-  static func statusCounts(_ counts: [SnapshotStatus: Int]) -> String {
-    let order: [SnapshotStatus] = [.failed, .new, .missing, .rejected, .skipped, .approved, .passed]
-    return order.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
-  }
+  static func statusCounts(_ counts: [SnapshotStatus: Int]) -> String { ReportFormat.statusCounts(counts) }
 
   static func lines(_ record: RunRecord, folder: RunFolder, recordMode: RecordMode) -> [String] {
     // An empty run says so, in the word the service uses for it (`RunVerdict.empty`).
@@ -50,8 +47,12 @@ enum RunSummary {
     let newFails = mode == .never && run.snapshots.contains { $0.status == .new }
     let missingFails = failOnMissing && run.snapshots.contains { $0.status == .missing }
     let errors = run.snapshots.filter { $0.error != nil }
+    let report = display(outcome.folder.path + "/index.html")
     if !quiet || failed || newFails {
-      print("Report: \(display(outcome.folder.path + "/index.html"))")
+      print("Report: \(report)")
+    }
+    try GitHubOutput.write(run, report: report) { snapshot in
+      RunVerdict.fails(with: snapshot, recordMode: mode) || (failOnMissing && snapshot.status == .missing)
     }
     if failed || run.snapshots.contains(where: { $0.status == .new && !$0.recorded }) {
       print("Approve: snapdiff approve --failed  (or: approve KEY…, --same-as KEY, --new, --all)")

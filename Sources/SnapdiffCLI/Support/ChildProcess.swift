@@ -19,10 +19,12 @@ struct ChildProcess {
   ///   - searchPath: look `executable` up on `PATH` as a shell would.
   ///   - captureOutput: the child's standard output and error go to a pipe read by
   ///     ``readLine()``; otherwise it shares this process's standard streams.
+  ///   - discardErrors: the child's standard error goes to `/dev/null` (with `captureOutput`,
+  ///     the pipe then holds its standard output alone).
   /// - Throws: `FileError` naming the executable when it cannot be started.
   static func start(
     _ executable: String, _ arguments: [String], environment: [String: String], searchPath: Bool = false,
-    captureOutput: Bool = false
+    captureOutput: Bool = false, discardErrors: Bool = false
   ) throws -> ChildProcess {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -37,6 +39,7 @@ struct ChildProcess {
       posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
       posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
     }
+    if discardErrors { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {

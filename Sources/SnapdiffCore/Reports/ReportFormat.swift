@@ -6,6 +6,13 @@ public enum ReportFormat {
   /// `0.00123` → `"0.123%"` (``DifferenceWording/percent(_:)``).
   public static func percent(_ fraction: Double) -> String { DifferenceWording.percent(fraction) }
 
+  /// `1 failed, 3 passed`: a run's counts in the order that needs attention first, as `check`,
+  /// `status` and the GitHub job summary word them.
+  public static func statusCounts(_ counts: [SnapshotStatus: Int]) -> String {
+    let order: [SnapshotStatus] = [.failed, .new, .missing, .rejected, .skipped, .approved, .passed]
+    return order.compactMap { status in counts[status].map { "\($0) \(status.rawValue)" } }.joined(separator: ", ")
+  }
+
   /// `390×844`.
   static func size(_ size: SnapshotRecord.Size) -> String { "\(size.width)×\(size.height)" }
 

@@ -1,22 +1,16 @@
 /// The branch a run's frames come from and the branch it was forked from, when the command
-/// line does not say: from CI variables (GitHub Actions' pull requests `GITHUB_HEAD_REF` /
-/// `GITHUB_BASE_REF`, GitLab's merge requests `CI_MERGE_REQUEST_SOURCE_BRANCH_NAME` /
-/// `CI_MERGE_REQUEST_TARGET_BRANCH_NAME`; on a push, `GITHUB_REF_NAME` or `CI_COMMIT_BRANCH`),
-/// else from git's `HEAD` (read from `.git`, no process started). The base branch is known only
-/// from CI variables.
+/// line does not say: from the CI's variables (``CIPlatform``: a pull or merge request's source
+/// and target, else the branch built and, where the CI names it, the default branch), else from
+/// git's `HEAD` (read from `.git`, no process started; no base). `--branch auto`
+/// (``AutoBranch``) asks git for the base too.
 ///
 /// ```swift
 /// let (branch, base) = RunBranch.detect(environment: ProcessEnvironment.variables, directory: ".")
 /// ```
 public enum RunBranch {
   public static func detect(environment: [String: String], directory: String) -> (branch: String?, base: String?) {
-    func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-    let pushBranch = environment["GITHUB_REF_TYPE"] == "branch" ? variable("GITHUB_REF_NAME") : nil
-    let branch =
-      variable("GITHUB_HEAD_REF") ?? variable("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME") ?? pushBranch
-      ?? variable("CI_COMMIT_BRANCH") ?? gitHead(from: directory)
-    let base = variable("GITHUB_BASE_REF") ?? variable("CI_MERGE_REQUEST_TARGET_BRANCH_NAME")
-    return (branch, base)
+    if let ci = CIPlatform.branch(in: environment) { return (ci.branch, ci.base == ci.branch ? nil : ci.base) }
+    return (gitHead(from: directory), nil)
   }
 
   /// The branch git's `HEAD` names in `directory` or the nearest folder above it with a

@@ -107,13 +107,17 @@ public struct SnapshotChecker: Sendable {
   ///   - run: a run opened beforehand (default `SNAPDIFF_RUN`); without one, the first snapshot
   ///     opens a run named `runName` (default `SNAPDIFF_RUN_NAME`, else `tests`) that the whole
   ///     process shares.
-  ///   - branch: recorded with the run (default `SNAPDIFF_BRANCH`).
+  ///   - branch: recorded with the run (default `SNAPDIFF_BRANCH`); `auto` reads it from the
+  ///     CI's variables, else git (``AutoBranch``).
+  ///   - baseBranch: the branch it was forked from (default `SNAPDIFF_BASE_BRANCH`; with `auto`,
+  ///     the CI's target branch or git's default branch): the run then uses the branch's overlay.
   ///   - environment: the store's environment folder (default `SNAPDIFF_ENVIRONMENT`).
   ///   - recordMode: default `SNAPDIFF_RECORD`, else the service's.
   ///   - settings: overrides of the service's comparison defaults (threshold, match level, …).
   public static func service(
     url: String? = nil, token: String? = nil, run: String? = nil, runName: String? = nil, branch: String? = nil,
-    environment: String? = nil, recordMode: RecordMode? = nil, settings: SnapshotSettings = SnapshotSettings()
+    baseBranch: String? = nil, environment: String? = nil, recordMode: RecordMode? = nil,
+    settings: SnapshotSettings = SnapshotSettings()
   ) -> SnapshotChecker {
     let variables = ProcessEnvironment.variables
     func value(_ name: String) -> String? { variables[name].flatMap { $0.isEmpty ? nil : $0 } }
@@ -126,6 +130,7 @@ public struct SnapshotChecker: Sendable {
       url: url ?? value("SNAPDIFF_SERVICE_URL") ?? "http://127.0.0.1:8080",
       token: token ?? value("SNAPDIFF_TOKEN"), run: run ?? value("SNAPDIFF_RUN"),
       runName: runName ?? value("SNAPDIFF_RUN_NAME") ?? "tests", branch: branch ?? value("SNAPDIFF_BRANCH"),
+      baseBranch: baseBranch ?? value("SNAPDIFF_BASE_BRANCH"),
       environment: environment ?? value("SNAPDIFF_ENVIRONMENT"), recordMode: mode, settings: settings)
     checker.environmentProblem = problem
     return SnapshotChecker(.service(checker))

@@ -19,14 +19,19 @@ public struct ServiceSnapshotChecker: Sendable {
   public var run: String?
   /// The name of the run opened on the first snapshot.
   public var runName: String
+  /// The branch recorded with the run, or `auto` (``AutoBranch``: the CI's variables, else git
+  /// where the test process can run it, macOS and Linux).
   public var branch: String?
+  /// The branch `branch` was forked from: with both, the run reads and writes the branch's
+  /// overlay in the service's store.
+  public var baseBranch: String?
   /// The store's environment folder (device, OS, scale); nil: the service's.
   public var environment: String?
   /// nil: the service's (`never` unless `snapdiff serve --record` says otherwise).
   public var recordMode: RecordMode?
   /// Overrides of the service's comparison defaults, sent with every frame (masks added).
   public var settings: SnapshotSettings
-  /// A `SNAPDIFF_RECORD` that is no record mode (``SnapshotChecker/service(url:token:run:runName:branch:environment:recordMode:settings:)``):
+  /// A `SNAPDIFF_RECORD` that is no record mode (``SnapshotChecker/service(url:token:run:runName:branch:baseBranch:environment:recordMode:settings:)``):
   /// thrown by every check, so the tests fail naming it.
   var environmentProblem: ConfigurationError?
   /// The checker's client, made on its first request and kept: one `URLSession` per checker,
@@ -35,13 +40,15 @@ public struct ServiceSnapshotChecker: Sendable {
 
   public init(
     url: String, token: String? = nil, run: String? = nil, runName: String = "tests", branch: String? = nil,
-    environment: String? = nil, recordMode: RecordMode? = nil, settings: SnapshotSettings = SnapshotSettings()
+    baseBranch: String? = nil, environment: String? = nil, recordMode: RecordMode? = nil,
+    settings: SnapshotSettings = SnapshotSettings()
   ) {
     self.url = url
     self.token = token
     self.run = run
     self.runName = runName
     self.branch = branch
+    self.baseBranch = baseBranch
     self.environment = environment
     self.recordMode = recordMode
     self.settings = settings
@@ -113,13 +120,29 @@ public struct ServiceSnapshotChecker: Sendable {
   private func runID(_ client: ServiceClient) throws(ServiceError) -> String {
     if let run { return run }
     return try OpenServiceRuns.shared.id(for: openingKey(client)) { () throws(ServiceError) in
-      let request = OpenRunRequest(name: runName, branch: branch, environment: environment, recordMode: recordMode)
+      let (branch, base) = try resolvedBranch()
+      let request = OpenRunRequest(
+        name: runName, branch: branch, baseBranch: base, environment: environment, recordMode: recordMode)
       return try client.json("POST", APIPaths.runs, body: request, as: RunSummary.self).id
     }
   }
 
+  /// `branch` and `baseBranch`, with `auto` resolved: the CI's variables, else git where this
+  /// process can start it (not in an iOS simulator or on a device: there `snapdiff test
+  /// --branch auto` resolves it on the host, or `SNAPDIFF_BRANCH` names it).
+  func resolvedBranch() throws(ServiceError) -> (branch: String?, base: String?) {
+    guard branch == AutoBranch.keyword else { return (branch, baseBranch) }
+    do {
+      let auto = try AutoBranch.resolve(environment: ProcessEnvironment.variables, git: GitProcess.runner)
+      return (auto.branch, baseBranch ?? auto.base)
+    } catch {
+      throw ServiceError(error.message)
+    }
+  }
+
   private func openingKey(_ client: ServiceClient) -> String {
-    [client.baseURL, runName, branch ?? "", environment ?? "", recordMode?.rawValue ?? ""].joined(separator: "\u{1F}")
+    [client.baseURL, runName, branch ?? "", baseBranch ?? "", environment ?? "", recordMode?.rawValue ?? ""].joined(
+      separator: "\u{1F}")
   }
 }
 

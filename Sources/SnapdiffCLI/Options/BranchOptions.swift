@@ -1,0 +1,41 @@
+import ArgumentParser
+import SnapdiffCore
+
+/// `--branch NAME|auto` and `--base-branch NAME`, for `check` and `test`.
+struct BranchOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "The branch the frames come from, or auto: from the CI's variables (GitHub Actions, GitLab CI, Bitrise, Xcode Cloud, Jenkins), else git's checked-out branch, with its base (on the default branch: none, so no overlay).",
+      valueName: "name|auto"))
+  var branch: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The branch it was forked from (with --branch auto, default: the CI's target branch, else git's default branch).",
+      valueName: "name"))
+  var baseBranch: String?
+
+  /// The branch and base: the flags' names; for `auto`, ``AutoBranch``'s answer (printed on
+  /// standard error unless `quiet`), each flag given by name still winning; without `--branch`,
+  /// `absent` (what the command does then).
+  ///
+  /// - Throws: `ConfigurationError` when `auto` finds no branch (exit 2).
+  func resolved(
+    environment: [String: String], quiet: Bool, absent: () -> (branch: String?, base: String?)
+  ) throws -> (branch: String?, base: String?) {
+    guard let branch else {
+      let detected = absent()
+      return (detected.branch, baseBranch ?? detected.base)
+    }
+    guard branch == AutoBranch.keyword else { return (branch, baseBranch) }
+    var auto = try AutoBranch.resolve(environment: environment, git: GitCommand.runner(environment: environment))
+    if let baseBranch {
+      auto.base = baseBranch == auto.branch ? nil : baseBranch
+      auto.isDefaultBranch = baseBranch == auto.branch
+      auto.mergeBase = nil
+      auto.source += "; base from --base-branch"
+    }
+    if !quiet { Console.status("snapdiff: --branch auto: \(auto)\n") }
+    return (auto.branch, auto.base)
+  }
+}
