@@ -40,6 +40,7 @@ public struct Snapdiff: ParsableCommand {
         exit(withError: error)
       }
     }
+    if arguments.first == CommandGuard.argument { CommandGuard.run(Array(arguments.dropFirst())) }
     // Freed rasters are reused for the next image instead of coming back from the kernel as
     // fresh, zeroed pages. `snapdiff serve`, which lives long, runs another executable above
     // and keeps the allocator's defaults.

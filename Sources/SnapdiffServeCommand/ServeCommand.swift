@@ -129,6 +129,10 @@ public struct SnapdiffServe: ParsableCommand {
       valueName: "mode"))
   var record: RecordMode = .never
 
+  /// The read end of `snapdiff test`'s ``Lifeline``: the private service stops when it breaks.
+  @Option(help: .hidden)
+  var lifeline: Int32?
+
   @OptionGroup(title: "Comparison defaults")
   var diffOptions: DiffOptionGroup
 
@@ -169,6 +173,15 @@ public struct SnapdiffServe: ParsableCommand {
   }
 
   public func run() throws {
+    if let lifeline {
+      // The process that started it is gone (killed): stop as on SIGTERM, requests in flight
+      // finished; a stop that hangs ends the process 10 s later.
+      Lifeline.watch(lifeline) {
+        kill(getpid(), SIGTERM)
+        sleep(10)
+        _exit(2)
+      }
+    }
     let configuration = try reportingErrors { try serverConfiguration() }
     LeftoverCleaning.run(
       store: configuration.store, runsDirectory: configuration.runsDirectory, dataDirectory: configuration.dataDirectory

@@ -82,4 +82,26 @@ struct BranchTests {
       #expect(again.status == 2 && again.standardError.contains("has no overlay"))
     }
   }
+
+  @Test("--branch and --base-branch are held to the service's rule at once: exit 64 naming the size")
+  func branchNameLimit() throws {
+    try withWorkspace { workspace in
+      try workspace.writeFrame("Home", Workspace.screen([]))
+      // 180 bytes, but 300 percent-encoded: no overlay folder could hold it.
+      let long = String(repeating: "ab/", count: 60)
+      for arguments in [
+        ["check", "frames", "--branch", long], ["check", "frames", "--branch", "x", "--base-branch", long],
+        ["test", "--branch", long, "--", "true"],
+      ] {
+        let refused = try workspace.snapdiff(arguments)
+        #expect(refused.status == 64, "\(arguments[0]): \(refused.standardError)")
+        #expect(
+          refused.standardError.contains("is too long: its overlay folder name")
+            && refused.standardError.contains("would be 300 bytes, over the 255"),
+          "\(refused.standardError)")
+      }
+      #expect(!FileManager.default.fileExists(atPath: workspace.root + "/.snapdiff/runs/last"))
+      #expect(try workspace.snapdiff(["check", "frames", "--branch", "feature/login"]).status == 0)
+    }
+  }
 }

@@ -233,6 +233,33 @@ struct RunHistoryTests {
       #expect(try FileIO.read(workspace.root + "/baselines/\(home).png") == old)
     }
   }
+
+  @Test("after prune deletes an approved baseline, history offers no undo and says why; undo refuses the same way")
+  func historyAfterPrune() throws {
+    try withWorkspace { workspace in
+      _ = try failedRun(workspace)
+      #expect(try workspace.snapdiff(["approve", "--failed"]).status == 0)
+      let offered = try workspace.snapdiff(["history", home])
+      #expect(offered.standardOutput.contains("snapdiff approve --undo"), "\(offered.standardOutput)")
+      // A complete run without the approved snapshot: prune deletes its baseline.
+      try FileManager.default.removeItem(atPath: workspace.root + "/frames/\(home).png")
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      let prune = try workspace.snapdiff(["prune", "--delete"])
+      #expect(prune.status == 0 && prune.standardOutput.contains("deleted 1 baseline"), "\(prune.standardOutput)")
+      #expect(!workspace.hasBaseline(home))
+
+      let history = try workspace.snapdiff(["history", home])
+      #expect(history.status == 0)
+      #expect(!history.standardOutput.contains("snapdiff approve --undo"), "\(history.standardOutput)")
+      #expect(
+        history.standardOutput.contains("No undo offered: the baseline approved at ")
+          && history.standardOutput.contains("is gone (deleted since, as prune --delete does)."),
+        "\(history.standardOutput)")
+      let undo = try workspace.snapdiff(["approve", "--undo", home])
+      #expect(undo.status == 2)
+      #expect(undo.standardError.contains("is gone (deleted since, as prune --delete does): nothing undone"))
+    }
+  }
 }
 
 /// `merge` of parts that come from other machines (CI artifacts): their images come from the

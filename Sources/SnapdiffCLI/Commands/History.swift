@@ -56,9 +56,14 @@ enum HistoryLines {
     let now = try? history.currentHash(of: key, environment: store.environment)
     lines.append("Now: \(short(now ?? nil))")
     if let undoable = try? history.undoable(key) {
-      lines.append(
-        "Undo the approval of \(undoable.time) (back to \(short(undoable.old))): snapdiff approve --undo \(ApproveCommand.shellQuoted(key.rawValue))"
-      )
+      // The command is offered only when the undo would go through; otherwise, why not.
+      if let refusal = try? history.undoRefusal(of: undoable) {
+        lines.append("No undo offered: \(refusal).")
+      } else {
+        lines.append(
+          "Undo the approval of \(undoable.time) (back to \(short(undoable.old))): snapdiff approve --undo \(ApproveCommand.shellQuoted(key.rawValue))"
+        )
+      }
     }
     return lines
   }

@@ -61,7 +61,7 @@ extension Snapdiff {
     }
 
     /// The path of the running executable, links resolved.
-    private static func ownExecutablePath() -> String? {
+    static func ownExecutablePath() -> String? {
       #if os(Linux)
         return FileSystem.resolved("/proc/self/exe")
       #elseif canImport(Darwin)

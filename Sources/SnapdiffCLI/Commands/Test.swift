@@ -27,9 +27,15 @@ extension Snapdiff {
 
         Runs go to <data>/runs like check's: `snapdiff status`, `approve` and `serve` find them.
 
+        SIGINT, SIGTERM and SIGHUP are passed on to the test command (SIGKILL if it is still \
+        running 5 s later); the run is then closed with what it holds, and the service \
+        stopped. Killed itself (SIGKILL), snapdiff test takes the command and the service with \
+        it: both watch a pipe that closes when it ends.
+
         Exit status: 0 when the command succeeded and no snapshot failed; 1 when the command \
         failed or a snapshot did (or is new in record mode never); 2 when the service could \
-        not be started or asked.
+        not be started or asked; 128 + the signal when stopped by one (130 for SIGINT, 143 \
+        for SIGTERM, 129 for SIGHUP).
         """
     )
 
@@ -60,6 +66,7 @@ extension Snapdiff {
 
     func validate() throws {
       if command.isEmpty { throw ValidationError("Give the test command after --: snapdiff test -- swift test") }
+      try BranchArguments.validate([("--branch", branch)])
     }
 
     func run() throws {
@@ -67,8 +74,12 @@ extension Snapdiff {
       let recordMode = try reportingErrors {
         try record ?? RecordMode.fromEnvironment(variables)
       }
+      let interruption = try reportingErrors { try Interruption.install() }
+      let lifeline = try reportingErrors { try Lifeline.make() }
       let token = Self.newToken()
-      let service = try reportingErrors { try PrivateService.start(token: token, arguments: serverArguments) }
+      let service = try reportingErrors {
+        try PrivateService.start(token: token, arguments: serverArguments, lifeline: lifeline)
+      }
       defer { service.stop() }
 
       let runID = try reportingErrors {
@@ -84,11 +95,14 @@ extension Snapdiff {
         childEnvironment[variable] = value
         childEnvironment["TEST_RUNNER_" + variable] = value
       }
-      Console.status(
-        "snapdiff test: service at \(service.url), run \(runID); running \(command.joined(separator: " "))")
-      let testStatus = try reportingErrors {
-        try ChildProcess.start(command[0], Array(command.dropFirst()), environment: childEnvironment, searchPath: true)
-          .wait()
+      // nil: not started (a signal came first).
+      var testStatus: Int32?
+      if interruption.signal == nil {
+        Console.status(
+          "snapdiff test: service at \(service.url), run \(runID); running \(command.joined(separator: " "))")
+        testStatus = try reportingErrors {
+          try runCommand(environment: childEnvironment, lifeline: lifeline, interruption)
+        }
       }
 
       let summary = try reportingErrors { try service.closeRun(runID) }
@@ -96,9 +110,39 @@ extension Snapdiff {
       var lines = [summary.line]
       lines.append("Report: \(dataFolder)/runs/\(summary.id)/index.html")
       lines.append("Review: snapdiff serve\(data.map { " --data \($0)" } ?? ""), then open /runs/\(summary.id)")
-      if testStatus != 0 { lines.append("The test command failed (exit status \(testStatus)).") }
+      if let signal = interruption.signal {
+        lines.append(
+          "Stopped by \(Interruption.name(signal)): the test command was stopped"
+            + (testStatus.map { " (exit status \($0))" } ?? " before it started")
+            + "; the run was closed with the snapshots taken until then.")
+        print(lines.joined(separator: "\n"))
+        // As a shell reports a command a signal ended: 130 for SIGINT, 143 for SIGTERM.
+        throw ExitCode(128 + signal)
+      }
+      let failed = testStatus.map { $0 != 0 } ?? false
+      if let testStatus, failed { lines.append("The test command failed (exit status \(testStatus)).") }
       print(lines.joined(separator: "\n"))
-      if testStatus != 0 || !summary.passed { throw ExitCode.failure }
+      if failed || !summary.passed { throw ExitCode.failure }
+    }
+
+    /// Runs the test command under a ``CommandGuard`` in a process group of its own, signals
+    /// forwarded to it; its exit status.
+    private func runCommand(
+      environment: [String: String], lifeline: Lifeline, _ interruption: Interruption
+    ) throws -> Int32 {
+      let executable = try ChildProcess.locate(command[0], path: environment["PATH"])
+      guard let snapdiff = Snapdiff.Serve.ownExecutablePath() else {
+        throw FileError(path: "snapdiff", message: "cannot find its own executable to run the test command under")
+      }
+      let guarded = try ChildProcess.start(
+        snapdiff, CommandGuard.arguments(lifeline: lifeline, command: executable, Array(command.dropFirst())),
+        environment: environment, ownProcessGroup: true)
+      interruption.forward(to: guarded.pid)
+      let status = guarded.wait()
+      interruption.commandEnded()
+      // What the command left in its group after a signal (a child that ignored it).
+      if interruption.signal != nil { kill(-guarded.pid, SIGKILL) }
+      return status
     }
 
     /// The options `snapdiff-serve` gets: the store, the data folder, a free port.
@@ -152,7 +196,9 @@ struct PrivateService {
 
   /// Starts `snapdiff-serve` with the token in a private file (mode 600) and waits for the
   /// line that names its port.
-  static func start(token: String, arguments: [String]) throws -> PrivateService {
+  /// It stops by itself when this process ends without stopping it (killed): it watches
+  /// `lifeline`.
+  static func start(token: String, arguments: [String], lifeline: Lifeline) throws -> PrivateService {
     let executable = try Snapdiff.Serve.serverExecutable()
     var template = Array("/tmp/snapdiff-test-token-XXXXXX".utf8CString)
     let descriptor = mkstemp(&template)
@@ -165,7 +211,8 @@ struct PrivateService {
     var environment = ProcessEnvironment.variables
     environment["SNAPDIFF_TOKEN"] = nil
     let process = try ChildProcess.start(
-      executable, arguments + ["--token-file", tokenPath], environment: environment, captureOutput: true)
+      executable, arguments + ["--token-file", tokenPath, "--lifeline", String(lifeline.childDescriptor)],
+      environment: environment, captureOutput: true, ownProcessGroup: true)
     var said: [String] = []
     while let line = process.readLine() {
       said.append(line)

@@ -20,29 +20,65 @@ public enum BranchOverlay {
   /// The folder of every overlay, in the store.
   public static let directory = ".branches"
 
-  /// The overlay folder of `branch`, relative to the store.
+  /// The longest overlay folder name: the file name limit of Linux's and macOS's file systems.
+  public static let maximumFolderNameBytes = 255
+
+  /// The overlay folder of `branch`, relative to the store: the one rule for branch names, which
+  /// the service applies when a run is opened and the CLI to `--branch`.
   ///
-  /// - Throws: `KeyError` for a branch name that is empty, over 200 bytes or holds control
-  ///   characters.
-  public static func folder(of branch: String) throws(KeyError) -> String {
+  /// - Throws: `BranchNameError` for a branch name that is empty, over 200 bytes, holds control
+  ///   characters, or whose folder name (percent-encoded: `/`, `%` and non-ASCII letters take 3
+  ///   bytes each) would be over ``maximumFolderNameBytes``.
+  public static func folder(of branch: String) throws(BranchNameError) -> String {
     guard !branch.isEmpty, branch.utf8.count <= 200,
       !branch.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
     else {
-      throw KeyError(key: branch, problem: "is not a branch name: 1 to 200 bytes, without control characters")
+      throw BranchNameError(
+        branch: branch, problem: "is not a usable branch name: 1 to 200 bytes, without control characters")
     }
     var name = PercentEncoding.segment(branch)
     // Never a hidden name, `.` or `..`: a leading dot is encoded too.
     if name.hasPrefix(".") { name = "%2E" + name.dropFirst() }
+    guard name.utf8.count <= maximumFolderNameBytes else {
+      throw BranchNameError(
+        branch: branch,
+        problem:
+          "is too long: its overlay folder name (percent-encoded, '/', '%' and non-ASCII letters 3 bytes each) would be \(name.utf8.count) bytes, over the \(maximumFolderNameBytes) a file name can have"
+      )
+    }
     return directory + "/" + name
+  }
+
+  /// Refuses `branch` when a branch with an overlay in `store` differs from it only by letter
+  /// case or Unicode normalisation (`Café` as é and as e + ́): the rule keys follow
+  /// (`SnapshotKey.Collision`). Two such names read as one branch, yet would be two overlays on
+  /// Linux and one folder on macOS.
+  ///
+  /// - Throws: `BranchNameError` naming both branches and how they differ.
+  public static func checkNoCollision(_ branch: String, in store: BaselineStore) throws(BranchNameError) {
+    for existing in branches(in: store) {
+      if let collision = SnapshotKey.Collision.between(branch, existing) {
+        throw BranchNameError(
+          branch: branch,
+          problem:
+            "differs from the branch '\(existing)' \(collision.problem): the two would be two overlays of what reads as one branch"
+        )
+      }
+    }
   }
 
   /// The overlays a run on `branch`, forked from `base`, reads (first to last): its own, then
   /// `base`'s when that has an overlay folder. None without both names, or when they are equal
   /// (a run on the trunk uses the store as it is).
-  public static func chain(branch: String?, base: String?, in store: BaselineStore) throws(KeyError) -> [String] {
+  ///
+  /// - Throws: `BranchNameError` for a name ``folder(of:)`` refuses, or a branch that collides with one
+  ///   that has an overlay (``checkNoCollision(_:in:)``).
+  public static func chain(branch: String?, base: String?, in store: BaselineStore) throws(BranchNameError) -> [String]
+  {
     guard let branch, let base, branch != base else { return [] }
     let own = try folder(of: branch)
     let baseFolder = try folder(of: base)
+    try checkNoCollision(branch, in: store)
     return FileSystem.isDirectory(store.root + "/" + baseFolder) ? [own, baseFolder] : [own]
   }
 
@@ -113,5 +149,21 @@ public enum BranchOverlay {
       try trunk.withLock { try trunk.confinement.removeTree(overlay) }
     }
     return merged
+  }
+}
+
+/// A branch name that cannot be used (``BranchOverlay/folder(of:)``), and why.
+public struct BranchNameError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var branch: String
+  public var problem: String
+
+  public init(branch: String, problem: String) {
+    self.branch = branch
+    self.problem = problem
+  }
+
+  public var description: String {
+    let shown = branch.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : String($0) }.joined()
+    return "branch '\(shown)' \(problem)"
   }
 }

@@ -90,13 +90,8 @@ public struct BaselineHistory: Sendable {
       guard let approval = try undoable(key) else {
         throw RunError("'\(key)' has no approval to undo in \(log.path)")
       }
+      if let refusal = try undoRefusal(of: approval) { throw RunError("'\(key)': \(refusal): nothing undone") }
       let environment = approval.environment
-      let now = try currentHash(of: key, environment: environment, overlay: approval.overlay)
-      guard now == approval.new else {
-        throw RunError(
-          "'\(key)': the baseline is no longer the one approved at \(approval.time) (it is \(Self.short(now)), "
-            + "the approval wrote \(Self.short(approval.new))): nothing undone")
-      }
       var target = try BaselineStore(root: store.root, environment: environment)
       target.overlays = approval.overlay.map { [$0] } ?? []
       if let old = approval.old {
@@ -118,6 +113,28 @@ public struct BaselineHistory: Sendable {
       try reopenSnapshot(key, in: approval)
       return entry
     }
+  }
+
+  /// Why undoing `approval` (what ``undoable(_:)`` found) would be refused now, or nil when it
+  /// would go through: the baseline is no longer the one the approval wrote (a later `check
+  /// --record`, a hand edit, or `prune --delete`, which removed it), or the blob of the
+  /// baseline it would put back is gone. What `undo` checks, and what `history` asks before it
+  /// offers an undo.
+  public func undoRefusal(of approval: ApprovalEntry) throws -> String? {
+    let now = try currentHash(
+      of: SnapshotKey(approval.key), environment: approval.environment, overlay: approval.overlay)
+    guard now == approval.new else {
+      guard now != nil else {
+        return "the baseline approved at \(approval.time) is gone (deleted since, as prune --delete does)"
+      }
+      return "the baseline is no longer the one approved at \(approval.time) (it is \(Self.short(now)), "
+        + "the approval wrote \(Self.short(approval.new)))"
+    }
+    if let old = approval.old, !blobs.contains(old) {
+      return
+        "the baseline from before the approval of \(approval.time) (\(Self.short(old))) is no longer in \(blobs.root)"
+    }
+    return nil
   }
 
   /// The approval's run gives the snapshot its status from before the approval (when the run is

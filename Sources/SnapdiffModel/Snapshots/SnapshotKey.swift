@@ -94,12 +94,27 @@ public struct SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertib
       case .normalization: "only by Unicode normalisation (the same text in other code points, as é and e + ́)"
       }
     }
+
+    /// How two names (keys, branches) would be one file on macOS and Windows, or nil when they
+    /// would not, or are the same bytes.
+    public static func between(_ first: String, _ second: String) -> Collision? {
+      guard !first.utf8.elementsEqual(second.utf8) else { return nil }
+      let (firstFold, secondFold) = (fold(first), fold(second))
+      // `String` compares by canonical equivalence: equal folds in other bytes differ by
+      // normalisation.
+      guard firstFold == secondFold else { return nil }
+      return firstFold.utf8.elementsEqual(secondFold.utf8) ? .letterCase : .normalization
+    }
+
+    /// What colliding names have in common: the name in lower case, compared as `String`s
+    /// compare (by canonical equivalence, so NFC and NFD spellings meet).
+    static func fold(_ name: String) -> String { name.lowercased() }
   }
 
   /// What two keys that would be one file on macOS and Windows have in common: the key in lower
   /// case, compared as `String`s compare (by canonical equivalence, so NFC and NFD spellings
   /// meet). Distinct keys with equal folds collide.
-  package var collisionFold: String { rawValue.lowercased() }
+  package var collisionFold: String { Collision.fold(rawValue) }
 
   /// Pairs of distinct keys that differ only by letter case or Unicode normalisation: they
   /// would collide on case- and normalisation-insensitive file systems.
@@ -109,10 +124,9 @@ public struct SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertib
     var collisions: [(SnapshotKey, SnapshotKey, Collision)] = []
     for key in keys.sorted() {
       let folded = key.collisionFold
-      if let other = seen[folded], other != key {
-        let sameLetters = other.collisionFold.utf8.elementsEqual(folded.utf8)
-        collisions.append((other, key, sameLetters ? .letterCase : .normalization))
-      } else {
+      if let other = seen[folded], let collision = Collision.between(other.rawValue, key.rawValue) {
+        collisions.append((other, key, collision))
+      } else if seen[folded] == nil {
         seen[folded] = key
       }
     }

@@ -41,6 +41,13 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
     error.headers[.wwwAuthenticate] = "Bearer realm=\"snapdiff\""
     return error
   }
+  /// 503 with `Retry-After`: the database cannot be reached now; the same request may succeed
+  /// once it is back.
+  static func unavailable(_ message: String) -> APIError {
+    var error = APIError(.serviceUnavailable, message)
+    error.headers[.retryAfter] = String(DatabaseAvailability.retryAfterSeconds)
+    return error
+  }
   /// 403: the token is wrong, or this client may not write.
   static func forbidden(_ message: String) -> APIError { APIError(.forbidden, message) }
 
@@ -52,6 +59,8 @@ public struct APIError: Error, HTTPResponseError, Sendable, CustomStringConverti
       self.init(error.status, error.body ?? error.status.reasonPhrase)
       headers = error.headers
     case let error as KeyError: self.init(.unprocessableContent, error.description)
+    case let error as BranchNameError: self.init(.badRequest, error.description)
+    case let error as DatabaseUnavailable: self = .unavailable(error.reason)
     // Named relative to the folder: the server's own folders are not shown.
     case let error as StoreEscapeError: self.init(.unprocessableContent, error.messageInsideFolder)
     case let error as PNGError: self.init(.unprocessableContent, error.description)

@@ -11,7 +11,8 @@ extension RunService {
   func history(of key: SnapshotKey, environment: String?, branch: String?) throws -> BaselineHistoryResponse {
     let history = try self.history(environment, branch: branch)
     let entries = try history.entries(for: key)
-    let undoable = try history.undoable(key)
+    // Only an undo that would go through is offered (not one whose baseline was pruned since).
+    let undoable = try history.undoable(key).flatMap { try history.undoRefusal(of: $0) == nil ? $0 : nil }
     return BaselineHistoryResponse(
       key: key.rawValue, environment: history.store.environment,
       current: try history.currentHash(
@@ -46,7 +47,7 @@ extension RunService {
         root: configuration.store.root, environment: environment ?? configuration.store.environment)
       if let branch { store.overlays = [try BranchOverlay.folder(of: branch)] }
     } catch {
-      throw APIError.unprocessable(error.description)
+      throw APIError.unprocessable(String(describing: error))
     }
     return BaselineHistory(store: store, runsDirectory: configuration.runsDirectory)
   }

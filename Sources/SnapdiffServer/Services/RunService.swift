@@ -92,9 +92,14 @@ final class RunService: Sendable {
     guard !name.isEmpty, name.utf8.count <= 200, !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
       throw APIError.badRequest("'name' must be 1 to 200 bytes, without control characters")
     }
-    for (field, value) in [("branch", request.branch), ("baseBranch", request.baseBranch)] {
-      if let value, value.utf8.count > 200 || value.unicodeScalars.contains(where: { $0.value < 0x20 }) {
-        throw APIError.badRequest("'\(field)' must be at most 200 bytes, without control characters")
+    // Branch names are refused here, when the run opens, rather than by the first approval or
+    // recorded frame whose overlay folder cannot be made.
+    for (prefix, value) in [("", request.branch), ("base ", request.baseBranch)] {
+      guard let value, !value.isEmpty else { continue }
+      do {
+        _ = try BranchOverlay.folder(of: value)
+      } catch {
+        throw APIError.badRequest(prefix + error.description)
       }
     }
     var store = try BaselineStore(

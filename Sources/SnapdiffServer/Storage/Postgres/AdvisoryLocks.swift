@@ -44,6 +44,7 @@ final class AdvisoryLocks: CrossProcessLocks {
   }
 
   func withLock<T>(_ path: String, shared: Bool, _ body: () throws -> T) throws -> T {
+    if let unavailable = database.availability.knownUnreachable() { throw unavailable }
     let key = Self.key(name(of: path))
     let held = HeldLock()
     let client = database.client
@@ -68,7 +69,13 @@ final class AdvisoryLocks: CrossProcessLocks {
         held.failed(error)
       }
     }
-    if let failure = held.waitUntilAcquired(limit: Self.waitLimit) {
+    if let failure = held.waitUntilAcquired(limit: Self.waitLimit, availability: database.availability) {
+      if let unavailable = failure as? DatabaseUnavailable { throw unavailable }
+      if DatabaseAvailability.isConnectionFailure(failure) && !(failure is DatabaseTimeout) {
+        throw database.availability.check()
+          ?? DatabaseUnavailable(
+            reason: "the connection to \(database.location.shown) failed: \(PostgresDatabase.describe(failure))")
+      }
       throw FileError(
         path: path,
         message:
@@ -133,13 +140,23 @@ private final class HeldLock: @unchecked Sendable {
     if signal { ready.signal() }
   }
 
-  /// Waits for the lock: `nil` when taken, else why not.
-  func waitUntilAcquired(limit: Duration) -> (any Error)? {
-    let seconds = Double(limit.components.seconds)
-    if ready.wait(timeout: .now() + seconds) == .timedOut {
+  /// Waits for the lock: `nil` when taken, else why not (`DatabaseUnavailable` as soon as a
+  /// wait longer than `DatabaseAvailability.patience` finds the database gone).
+  func waitUntilAcquired(limit: Duration, availability: DatabaseAvailability) -> (any Error)? {
+    let deadline = DispatchTime.now() + limit.seconds
+    var slice = DatabaseAvailability.patience.seconds
+    while ready.wait(timeout: min(deadline, .now() + slice)) == .timedOut {
       // Taken later: released at once.
-      release()
-      return DatabaseTimeout(limit: limit)
+      if DispatchTime.now() >= deadline {
+        release()
+        return DatabaseTimeout(limit: limit)
+      }
+      // Another instance's long close, or no database at all.
+      if let unavailable = availability.check() {
+        release()
+        return unavailable
+      }
+      slice = 2
     }
     return lock.withLockedValue { $0.failure }
   }

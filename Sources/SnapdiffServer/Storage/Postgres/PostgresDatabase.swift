@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import PostgresNIO
@@ -21,9 +22,13 @@ final class PostgresDatabase: Sendable {
   let logger = Logger(label: "snapdiff.postgres")
   /// How long one query may take (a database that stopped answering, a lock wait aside).
   static let queryTimeout: Duration = .seconds(15)
+  /// Whether the database can be reached: a query to a database gone is refused within about a
+  /// second (`DatabaseUnavailable`), not after `queryTimeout`.
+  let availability: DatabaseAvailability
 
   init(_ location: DatabaseURL, maximumConnections: Int) {
     self.location = location
+    availability = DatabaseAvailability(location: location, logger: logger)
     var configuration = location.clientConfiguration
     configuration.options.maximumConnections = maximumConnections
     configuration.options.connectTimeout = .seconds(5)
@@ -51,11 +56,16 @@ final class PostgresDatabase: Sendable {
   }
 
   /// Runs `query` on the pool from a thread that may block (not a task), and waits for it.
+  ///
+  /// - Throws: `DatabaseUnavailable` at once while the database is known to be unreachable,
+  ///   and when a query has no answer after `DatabaseAvailability.patience` or fails on its
+  ///   connection and a probe finds the database unreachable; otherwise the query's error.
   func wait<T: Sendable>(_ work: @escaping @Sendable (PostgresClient) async throws -> T) throws -> T {
+    if let unavailable = availability.knownUnreachable() { throw unavailable }
     let box = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
     let client = client
-    Task {
+    let task = Task {
       do {
         box.result = .success(try await Self.withTimeout(Self.queryTimeout) { try await work(client) })
       } catch {
@@ -63,8 +73,24 @@ final class PostgresDatabase: Sendable {
       }
       done.signal()
     }
-    done.wait()
-    return try box.result!.get()
+    if done.wait(timeout: .now() + DatabaseAvailability.patience.seconds) == .timedOut {
+      // Slow: a long query, a lock, or a database gone (the pool waits, reconnecting).
+      if let unavailable = availability.check() {
+        task.cancel()
+        throw unavailable
+      }
+      done.wait()
+    }
+    let result = box.result!
+    if case .failure(let error) = result {
+      if DatabaseAvailability.isConnectionFailure(error) {
+        throw availability.check()
+          ?? DatabaseUnavailable(reason: "the connection to \(location.shown) failed: \(Self.describe(error))")
+      }
+      // `PSQLError`'s own description hides what happened.
+      if error is PSQLError { throw DatabaseError(description: Self.describe(error)) }
+    }
+    return try result.get()
   }
 
   /// Whether the database answers now (`SELECT 1` within two seconds): what readiness asks.
@@ -104,13 +130,29 @@ final class PostgresDatabase: Sendable {
   }
 }
 
+extension Duration {
+  /// In seconds, as `DispatchTime` arithmetic takes them.
+  var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// A query the database refused or failed, worded by `PostgresDatabase.describe`.
+struct DatabaseError: Error, CustomStringConvertible {
+  var description: String
+}
+
 struct DatabaseTimeout: Error, CustomStringConvertible {
   var limit: Duration
   var description: String { "no answer within \(limit.components.seconds) s" }
 }
 
+/// A query's result, handed from its task to the waiting thread (the semaphore orders the
+/// write before the read; a query given up on may still write it later, unread).
 private final class ResultBox<T: Sendable>: @unchecked Sendable {
-  var result: Result<T, any Error>?
+  private let lock = NIOLockedValueBox<Result<T, any Error>?>(nil)
+  var result: Result<T, any Error>? {
+    get { lock.withLockedValue { $0 } }
+    set { lock.withLockedValue { $0 = newValue } }
+  }
 }
 
 /// `postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]`

@@ -177,7 +177,14 @@ final class PostgresRunIndex: RunIndex {
   }
 
   func unreadiness() -> String? {
-    if let problem = try? database.wait({ [database] _ in await database.unreachability() }) { return problem }
+    do {
+      if let problem = try database.wait({ [database] _ in await database.unreachability() }) { return problem }
+    } catch let unavailable as DatabaseUnavailable {
+      // Known at once, without waiting for `SELECT 1`'s 2 s.
+      return unavailable.reason
+    } catch {
+      return "the PostgreSQL database \(database.location.shown) does not answer: \(error)"
+    }
     guard rebuilt.withLockedValue({ $0 }) else {
       // The rebuild at start-up failed (the database went away then): once more, now it answers.
       do {
