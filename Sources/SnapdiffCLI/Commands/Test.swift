@@ -45,11 +45,8 @@ extension Snapdiff {
         valueName: "mode"))
     var record: RecordMode?
 
-    @Option(help: ArgumentHelp("The baseline store (default: baselines).", valueName: "dir"))
-    var baselines: String?
-
-    @Option(help: ArgumentHelp("An environment folder in the store (device, OS, scale).", valueName: "name"))
-    var environment: String?
+    @OptionGroup(title: "Project")
+    var project: ProjectOptions
 
     @Option(
       help: ArgumentHelp("The data folder: runs/ and the service's index (default: .snapdiff).", valueName: "dir"))
@@ -72,7 +69,7 @@ extension Snapdiff {
       defer { service.stop() }
 
       let runID = try reportingErrors {
-        try service.openRun(name: name, branch: branch, environment: environment, recordMode: recordMode)
+        try service.openRun(name: name, branch: branch, environment: project.environment, recordMode: recordMode)
       }
       var childEnvironment = variables
       for (variable, value) in [
@@ -98,10 +95,11 @@ extension Snapdiff {
       if testStatus != 0 || !summary.passed { throw ExitCode.failure }
     }
 
-    /// The options `snapdiff-serve` gets: the store, the data folder, a free port.
+    /// The options `snapdiff-serve` gets: the store, the config, the data folder, a free port.
     private var serverArguments: [String] {
       var arguments = ["--port", "0"]
-      if let baselines { arguments += ["--baselines", baselines] }
+      if let baselines = project.baselines { arguments += ["--baselines", baselines] }
+      if let config = project.config { arguments += ["--config", config] }
       if let data { arguments += ["--data", data] }
       return arguments
     }
