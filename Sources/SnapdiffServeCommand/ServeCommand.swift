@@ -140,9 +140,7 @@ public struct SnapdiffServe: ParsableCommand {
   var project: ProjectOptions
 
   public func validate() throws {
-    if !(0...65535).contains(port) {
-      throw ValidationError("--port must be between 0 and 65535, not \(port)")
-    }
+    if let problem = ServerConfiguration.portProblem(port) { throw ValidationError(problem) }
     if !(1...4096).contains(maxUploadMb) {
       throw ValidationError("--max-upload-mb must be between 1 and 4096, not \(maxUploadMb)")
     }

@@ -119,9 +119,7 @@ public struct ServerConfiguration: Sendable {
   ///
   /// - Throws: `ServerConfigurationError` saying what to change.
   public func validate() throws(ServerConfigurationError) {
-    if !(0...65535).contains(port) {
-      throw ServerConfigurationError("--port must be between 0 and 65535, not \(port)")
-    }
+    if let problem = Self.portProblem(port) { throw ServerConfigurationError(problem) }
     if maxUploadBytes < 1 {
       throw ServerConfigurationError("the upload limit must be at least 1 byte")
     }
@@ -151,6 +149,11 @@ public struct ServerConfiguration: Sendable {
     if token == nil && privateReads {
       throw ServerConfigurationError("--private needs a token: set SNAPDIFF_TOKEN or --token-file")
     }
+  }
+
+  /// What is wrong with `port` as the port to listen on (0: any free port), or `nil`.
+  public static func portProblem(_ port: Int) -> String? {
+    (0...65535).contains(port) ? nil : "--port must be between 0 and 65535, not \(port)"
   }
 
   /// Whether `host` names the loopback interface: `localhost`, `127.0.0.0/8`, `::1`.

@@ -71,7 +71,7 @@ struct CalibrateCommandTests {
       let rows = try Self.settings(output)
       // Every level that compares pixels alone, a level added later included; none that needs trees.
       let levels = Set(rows.values.map { $0["matchLevel"] as! String })
-      #expect(levels == Set(MatchLevel.allCases.filter { $0.pixelLevel == $0 }.map(\.rawValue)))
+      #expect(levels == Set(MatchLevel.allCases.filter { !$0.usesElementTrees }.map(\.rawValue)))
       #expect(!levels.contains("layout") && !levels.contains("text-aware"))
       #expect(Self.failed(rows["exact"]) == (1, 0))
       #expect(Self.failed(rows["strict"]) == (0, 0))

@@ -105,4 +105,23 @@ struct OpenAPITests {
     #expect(APIPaths.history(key: "Home/Login") == "/api/v1/baselines/Home%2FLogin/history")
     #expect(APIPaths.merge(branch: "feature/login") == "/api/v1/branches/feature%2Flogin/merge")
   }
+
+  @Test("the spec's lists of match levels and statuses are the model's cases, in order")
+  func enumsMatchModel() throws {
+    let text = try String(contentsOfFile: Self.specPath, encoding: .utf8)
+    let lines = text.split(separator: "\n").map(String.init)
+    /// The values of the line's `enum: [a, b]`.
+    func values(in line: String) -> [String] {
+      guard let start = line.range(of: "enum: [") else { return [] }
+      return line[start.upperBound...].prefix { $0 != "]" }.split(separator: ",").map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+    }
+    let levels = lines.filter { $0.contains("matchLevel: {type: string, enum: [") }
+    #expect(levels.count == 2)
+    for line in levels { #expect(values(in: line) == MatchLevel.allCases.map(\.rawValue), "\(line)") }
+    let statuses = try #require(
+      lines.first { $0.contains("enum: [passed, failed, new") }, "no SnapshotStatus enum in the spec")
+    #expect(values(in: statuses) == SnapshotStatus.allCases.map(\.rawValue))
+  }
 }

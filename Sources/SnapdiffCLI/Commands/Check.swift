@@ -98,7 +98,6 @@ extension Snapdiff {
 
     func validate() throws {
       if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, not \(jobs)") }
-      try BranchArguments.validate([("--branch", branch), ("--base-branch", baseBranch)])
     }
 
     func run() throws {

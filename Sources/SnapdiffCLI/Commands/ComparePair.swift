@@ -41,7 +41,7 @@ struct ComparePair {
   /// layout level. Otherwise two PNGs go the fast path.
   private var usesFrames: Bool {
     Frame.isTree(baseline) || Frame.isTree(current) || !ignoreElements.isEmpty || !regions.isEmpty
-      || matchLevel == .layout || contrast != nil
+      || matchLevel?.needsElementTrees == true || contrast != nil
       || Frame.treeFile(besidePNG: baseline) != nil || Frame.treeFile(besidePNG: current) != nil
   }
 

@@ -29,8 +29,7 @@ extension Snapdiff {
         print(RunSummary.lines(record, folder: folder, recordMode: record.recordMode).joined(separator: "\n"))
         print("Report: \(RunSummary.display(folder.path + "/index.html"))")
       }
-      let open = record.snapshots.contains { [.failed, .new, .missing, .rejected].contains($0.status) && !$0.recorded }
-      if open { throw ExitCode.failure }
+      if !record.awaitingReview.isEmpty { throw ExitCode.failure }
     }
   }
 }

@@ -51,11 +51,8 @@ extension Snapdiff {
         valueName: "mode"))
     var record: RecordMode?
 
-    @Option(help: ArgumentHelp("The baseline store (default: baselines).", valueName: "dir"))
-    var baselines: String?
-
-    @Option(help: ArgumentHelp("An environment folder in the store (device, OS, scale).", valueName: "name"))
-    var environment: String?
+    @OptionGroup(title: "Project")
+    var project: ProjectOptions
 
     @Option(
       help: ArgumentHelp("The data folder: runs/ and the service's index (default: .snapdiff).", valueName: "dir"))
@@ -66,7 +63,6 @@ extension Snapdiff {
 
     func validate() throws {
       if command.isEmpty { throw ValidationError("Give the test command after --: snapdiff test -- swift test") }
-      try BranchArguments.validate([("--branch", branch)])
     }
 
     func run() throws {
@@ -86,7 +82,7 @@ extension Snapdiff {
         let (branch, base) = try branchOptions.resolved(environment: variables, quiet: false) { (nil, nil) }
         return try service.openRun(
           OpenRunRequest(
-            name: name, branch: branch, baseBranch: base, environment: environment, recordMode: recordMode))
+            name: name, branch: branch, baseBranch: base, environment: project.environment, recordMode: recordMode))
       }
       var childEnvironment = variables
       for (variable, value) in [
@@ -145,10 +141,11 @@ extension Snapdiff {
       return status
     }
 
-    /// The options `snapdiff-serve` gets: the store, the data folder, a free port.
+    /// The options `snapdiff-serve` gets: the store, the config, the data folder, a free port.
     private var serverArguments: [String] {
       var arguments = ["--port", "0"]
-      if let baselines { arguments += ["--baselines", baselines] }
+      if let baselines = project.baselines { arguments += ["--baselines", baselines] }
+      if let config = project.config { arguments += ["--config", config] }
       if let data { arguments += ["--data", data] }
       return arguments
     }

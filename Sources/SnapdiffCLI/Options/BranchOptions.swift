@@ -15,6 +15,12 @@ struct BranchOptions: ParsableArguments {
       valueName: "name"))
   var baseBranch: String?
 
+  /// A name whose overlay folder could not exist (over 255 bytes encoded, …) is refused before
+  /// any work, with the flag's name (exit 64).
+  func validate() throws {
+    try BranchArguments.validate([("--branch", branch), ("--base-branch", baseBranch)])
+  }
+
   /// The branch and base: the flags' names; for `auto`, ``AutoBranch``'s answer (printed on
   /// standard error unless `quiet`), each flag given by name still winning; without `--branch`,
   /// `absent` (what the command does then).

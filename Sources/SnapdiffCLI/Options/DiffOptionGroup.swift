@@ -71,6 +71,11 @@ package struct DiffOptionGroup: ParsableArguments {
   var maxMegapixels: Double?
 
   /// The options: `defaults` (from a config file) under the flags given.
+  /// The flag of a `DiffOptions` field: `deltaE` → `--delta-e`.
+  static func flag(_ field: String) -> String {
+    "--" + field.map { $0.isUppercase ? "-" + $0.lowercased() : String($0) }.joined()
+  }
+
   package func diffOptions(defaults: SnapshotSettings = SnapshotSettings()) -> DiffOptions {
     var options = defaults.applied(to: DiffOptions())
     if let threshold { options.threshold = threshold }
@@ -93,21 +98,8 @@ package struct DiffOptionGroup: ParsableArguments {
   }
 
   package func validate() throws {
-    if let threshold, !(0...1).contains(threshold) {
-      throw ValidationError("--threshold must be between 0 and 1, not \(threshold)")
-    }
-    if let deltaE, !(deltaE >= 0 && deltaE.isFinite) {
-      throw ValidationError("--delta-e must be 0 or more, not \(deltaE)")
-    }
-    if let alpha, !(0...1).contains(alpha) {
-      throw ValidationError("--alpha must be between 0 and 1, not \(alpha)")
-    }
-    if let maxDiffPixels, maxDiffPixels < 0 {
-      throw ValidationError("--max-diff-pixels must not be negative, not \(maxDiffPixels)")
-    }
-    if let maxDiffRatio, !(0...1).contains(maxDiffRatio) {
-      throw ValidationError("--max-diff-ratio is a fraction between 0 and 1, not \(maxDiffRatio)")
-    }
+    // The flags' values over valid defaults: DiffOptions' one rule, worded with the flags.
+    if let problem = diffOptions().problem(naming: Self.flag) { throw ValidationError(problem) }
     if let maxMegapixels, !(maxMegapixels > 0) {
       throw ValidationError("--max-megapixels must be positive, not \(maxMegapixels)")
     }

@@ -59,11 +59,11 @@ public struct CalibrationSetting: Sendable, Hashable {
     comparison: PixelComparison(matchLevel: DiffOptions().matchLevel))
 
   /// The levels calibration can measure on pixels alone: every level that compares pixels
-  /// itself (`pixelLevel == self`). `layout` and `text-aware` decide from element trees (without
+  /// itself. `layout` and `text-aware` decide from element trees (without
   /// them `text-aware` is `perceptual`), so they are left out. A level added to `MatchLevel`
   /// appears here by itself.
   public static var pixelLevels: [MatchLevel] {
-    MatchLevel.allCases.filter { $0.pixelLevel == $0 }
+    MatchLevel.allCases.filter { !$0.usesElementTrees }
   }
 
   /// The YIQ thresholds measured at the levels that take one (the default, 0.1, in between).

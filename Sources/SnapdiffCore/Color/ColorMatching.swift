@@ -6,10 +6,10 @@ import CLCMS2
 /// and the conversion is reported.
 ///
 /// Untagged images, and images whose tags are equal, are compared as decoded: pixelmatch parity
-/// on untagged files is unchanged. The `perceptual` level is the exception: its ΔE00 reads
-/// samples as sRGB, so it converts every image that is not in sRGB, even two with the same tag.
+/// on untagged files is unchanged. A metric that reads samples as sRGB (`perceptual`'s ΔE00)
+/// is the exception: every image not in sRGB is converted, even two with the same tag.
 struct ColorMatching {
-  let matchLevel: MatchLevel
+  let metric: MatchLevel.PixelMetric
 
   /// The two images ready to compare, and the conversion made (or `nil`).
   func matched(_ baseline: RGBAImage, _ current: RGBAImage)
@@ -22,7 +22,7 @@ struct ColorMatching {
     // Both sRGB (or read as sRGB): nothing to convert.
     if firstIsSRGB && secondIsSRGB { return (baseline, current, nil) }
     // The same tag: the same bytes mean the same colours.
-    if first == second && matchLevel != .perceptual { return (baseline, current, nil) }
+    if first == second && !metric.readsSRGB { return (baseline, current, nil) }
     let firstProfile = firstIsSRGB ? nil : first.flatMap(ColorProfile.init)
     let secondProfile = secondIsSRGB ? nil : second.flatMap(ColorProfile.init)
     guard let sRGB = ColorProfile.sRGB() else { return (baseline, current, nil) }

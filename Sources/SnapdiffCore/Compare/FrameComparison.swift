@@ -135,7 +135,7 @@ public struct FrameComparison: Sendable {
     let unmatched = masks.unmatched + resolved.unmatched.filter { !masks.unmatched.contains($0) }
     var options = self.options
     options.ignoreRegions += masks.regions
-    options.matchLevel = matchLevel.pixelLevel
+    options.matchLevel = matchLevel
     // Masked elements (and what is inside them) are not part of the layout or the text either.
     let masked = selectors.flatMap { selector in
       trees.flatMap { selector.matches(in: $0).flatMap { $0.allElements() } }
@@ -193,7 +193,7 @@ public struct FrameComparison: Sendable {
     if text != nil && pixels.result.differentPixels > 0 {
       // Outside text boxes, edges rasterised a little differently (text drawn inside an image,
       // a corner's fringe) are noise at this level; what is left of the comparison decides.
-      let (one, two, _) = ColorMatching(matchLevel: .perceptual).matched(baseline.image, current.image)
+      let (one, two, _) = ColorMatching(metric: .ciede2000).matched(baseline.image, current.image)
       let noise = EdgeNoise(deltaE: options.deltaE).regions(
         of: pixels.result.regions, one, two, ignoring: options.ignoreRegions)
       if !noise.isEmpty {
@@ -247,7 +247,7 @@ public struct FrameComparison: Sendable {
     let masks = ElementMasks.resolve(selectors, in: [tree, tree])
     var options = self.options
     options.ignoreRegions += masks.regions
-    options.matchLevel = matchLevel.pixelLevel
+    options.matchLevel = matchLevel
     let result = PixelDiff(options: options).identicalResult(size: size)
     return Outcome(
       result: result, layout: [], text: matchLevel == .textAware ? [] : nil, unmatchedSelectors: masks.unmatched,

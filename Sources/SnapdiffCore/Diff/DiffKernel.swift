@@ -31,7 +31,8 @@ struct DiffKernel {
   let output: UnsafeMutableRawPointer?
   let mask: IgnoreMask
   let maxDelta: Double
-  let matchLevel: MatchLevel
+  /// How two differing pixels are measured: the match level's metric, one per comparison.
+  let metric: MatchLevel.PixelMetric
   let includeAA: Bool
   let diffMask: Bool
   let alpha: Double
@@ -49,14 +50,11 @@ struct DiffKernel {
     self.output = output
     self.mask = mask
     // pixelmatch's order of operations, so the same threshold gives the same double.
-    // The levels that decide from element trees compare their pixels at another level.
-    matchLevel = options.matchLevel.pixelLevel
-    maxDelta =
-      matchLevel == .perceptual
-      ? options.deltaE : maxYIQDelta * options.threshold * options.threshold
-    // Exact matching counts every differing pixel: no anti-aliasing allowance. Rendering-tolerant
+    metric = options.matchLevel.pixelMetric
+    maxDelta = metric.usesDeltaE ? options.deltaE : maxYIQDelta * options.threshold * options.threshold
+    // Exact matching counts every differing pixel: no anti-aliasing allowance. Rendering noise
     // has its own, wider rule in place of pixelmatch's anti-aliasing test (`RenderingNoise`).
-    includeAA = options.includeAA || options.matchLevel == .exact || options.matchLevel == .renderingTolerant
+    includeAA = options.includeAA || !metric.testsAntialiasing
     diffMask = options.diffMask
     alpha = options.alpha
     aaWord = options.aaColor.word.littleEndian
@@ -92,8 +90,8 @@ struct DiffKernel {
   func scan(_ counts: inout DiffCounts, _ regions: inout DiffRegions, differingRows: DifferingRows? = nil) {
     let skipEqualRows = grayOutput == nil
     let rowBytes = width &* 4
-    var perceptual = PerceptualDelta(active: matchLevel == .perceptual)
-    var rows = UnexplainedRows(width: matchLevel == .renderingTolerant ? width : 0)
+    var perceptual = PerceptualDelta(active: metric == .ciede2000)
+    var rows = UnexplainedRows(width: metric == .renderingNoise ? width : 0)
     for y in 0..<height {
       let rowStart = y &* width
       if skipEqualRows {
@@ -128,11 +126,11 @@ struct DiffKernel {
         continue
       }
       let delta: Double
-      switch matchLevel {
+      switch metric {
       case .exact: delta = exactDelta(first, second)
-      case .ignoreColors: delta = luminanceDelta(first, second)
-      case .strict, .layout, .renderingTolerant: delta = colorDelta(first, second)
-      case .perceptual, .textAware: delta = perceptual.delta(first, second)
+      case .luminance: delta = luminanceDelta(first, second)
+      case .yiq, .renderingNoise: delta = colorDelta(first, second)
+      case .ciede2000: delta = perceptual.delta(first, second)
       }
       if abs(delta) <= maxDelta {
         // Similar enough: drawn like an unchanged pixel.
@@ -141,7 +139,7 @@ struct DiffKernel {
         // Masked by the caller: never counted, shown so a reviewer sees what was hidden.
         counts.ignored &+= 1
         mark(ignoredWord, at: index, &counts)
-      } else if matchLevel == .renderingTolerant {
+      } else if metric == .renderingNoise {
         // Inside an area already unexplained (the four neighbours scanned before it), a pixel
         // joins that patch untested: a changed screen costs a few compares a pixel.
         if !rows.surrounded(x: x, y: y)

@@ -38,10 +38,9 @@ public struct DiffOptions: Sendable, Hashable {
   /// For the `perceptual` match level: the largest CIEDE2000 difference (ΔE00) that still counts
   /// as equal. Default ``defaultDeltaE`` (2.0). `threshold` plays this part at the other levels.
   public var deltaE: Double
-  /// How pixels are compared: `exact`, `strict` (pixelmatch, the default), `ignoreColors`,
-  /// `perceptual` or `renderingTolerant` (strict's colour distance, with rendering noise told
-  /// apart by `RenderingNoise` in place of the anti-aliasing test).
-  /// (`layout` is decided by `FrameComparison` from element trees; pixels then compare strictly.)
+  /// How pixels are compared (`strict`, pixelmatch, by default): the kernel runs the level's
+  /// `pixelMetric`. (`layout` and `text-aware` are decided by `FrameComparison` from element
+  /// trees; their pixels compare at `strict`'s and `perceptual`'s metrics.)
   public var matchLevel: MatchLevel
 
   public init(
@@ -79,15 +78,22 @@ public struct DiffOptions: Sendable, Hashable {
   public static let defaultDeltaE = 2.0
 
   /// The problem with these options, or `nil` when they are valid.
-  public var problem: String? {
-    if !(0...1).contains(threshold) { return "threshold must be between 0 and 1, not \(threshold)" }
-    if !(0...1).contains(alpha) { return "alpha must be between 0 and 1, not \(alpha)" }
-    if !(deltaE >= 0 && deltaE.isFinite) { return "deltaE must be 0 or more, not \(deltaE)" }
+  public var problem: String? { problem(naming: { $0 }) }
+
+  /// The problem with these options, or `nil` when they are valid, each setting named as the
+  /// caller names it.
+  ///
+  /// - Parameter name: A setting's name as the caller shows it, from its field's name
+  ///   (`"deltaE"` → `"--delta-e"` for the CLI's flags).
+  public func problem(naming name: (String) -> String) -> String? {
+    if !(0...1).contains(threshold) { return "\(name("threshold")) must be between 0 and 1, not \(threshold)" }
+    if !(0...1).contains(alpha) { return "\(name("alpha")) must be between 0 and 1, not \(alpha)" }
+    if !(deltaE >= 0 && deltaE.isFinite) { return "\(name("deltaE")) must be 0 or more, not \(deltaE)" }
     if let maxDiffPixels, maxDiffPixels < 0 {
-      return "maxDiffPixels must not be negative, not \(maxDiffPixels)"
+      return "\(name("maxDiffPixels")) must not be negative, not \(maxDiffPixels)"
     }
     if let maxDiffRatio, !(0...1).contains(maxDiffRatio) {
-      return "maxDiffRatio is a fraction between 0 and 1, not \(maxDiffRatio)"
+      return "\(name("maxDiffRatio")) is a fraction between 0 and 1, not \(maxDiffRatio)"
     }
     return nil
   }

@@ -69,7 +69,7 @@ public struct PixelDiff: Sendable {
     )
   {
     // Images tagged with different colour spaces are first brought to sRGB.
-    let (baseline, current, conversion) = ColorMatching(matchLevel: options.matchLevel.pixelLevel)
+    let (baseline, current, conversion) = ColorMatching(metric: options.matchLevel.pixelMetric)
       .matched(baseline, current)
     let width = max(baseline.width, current.width)
     let height = max(baseline.height, current.height)

@@ -93,7 +93,7 @@ public struct TextComparison: Sendable {
     excluding excluded: (Element) -> Bool = { _ in false }
   ) -> Outcome {
     // The ink is compared in sRGB, as the perceptual level compares colours.
-    let (baseline, current, _) = ColorMatching(matchLevel: .perceptual).matched(baseline, current)
+    let (baseline, current, _) = ColorMatching(metric: .ciede2000).matched(baseline, current)
     let width = min(baseline.width, current.width)
     let height = min(baseline.height, current.height)
     var outcome = Outcome(boxes: [], changes: [], strayPixels: [])

@@ -6,10 +6,6 @@
 /// // snapdiff approve 'Home - test_search/Home - search action' --run 20261122-034512-123
 /// ```
 public enum ApproveCommand {
-  /// The statuses `snapdiff approve` acts on, for which the reports print the command: failed,
-  /// new, missing (approving deletes the baseline) and rejected.
-  public static let reviewable: Set<SnapshotStatus> = [.failed, .new, .missing, .rejected]
-
   /// `snapdiff approve '<key>' --run <run id>`: accept this snapshot's current frame.
   public static func approve(_ key: String, run runID: String) -> String {
     "snapdiff approve \(shellQuoted(key)) --run \(shellQuoted(runID, onlyIfNeeded: true))"

@@ -45,4 +45,11 @@ extension HTMLReport {
   /// A `/`-separated path as the report writes it in a URL: each segment percent-encoded, so
   /// that `#`, `?`, `%` and spaces in keys reach the server unchanged (for ``Embedding/thumbnail``).
   public static func urlPath(_ path: String) -> String { Markup.urlPath(path) }
+
+  /// `text` escaped for HTML element content, as the reports escape theirs (`&`, `<`, `>`, and
+  /// characters XML 1.0 forbids as U+FFFD): for pages around a report (the review page).
+  public static func escapedText(_ text: String) -> String { Markup.escape(text) }
+
+  /// `text` escaped for a quoted HTML attribute value, as the reports escape theirs.
+  public static func escapedAttribute(_ text: String) -> String { Markup.escape(text, attribute: true) }
 }

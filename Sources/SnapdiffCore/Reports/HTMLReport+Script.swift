@@ -35,6 +35,9 @@ extension HTMLReport {
   // copy buttons, keys and the API for embedding pages (here), the self-test
   // (HTMLReport+SelfTestScript).
 
+  /// The statuses a reviewer can act on (`SnapshotStatus.reviewable`), as the script's list.
+  static let reviewableStatuses = SnapshotStatus.reviewable.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+
   /// Its start: the lists, their filters and pages, the counts, the current card and moving
   /// through the cards.
   static let listScript = #"""
@@ -44,7 +47,7 @@ extension HTMLReport {
         return Array.prototype.slice.call((root || document).querySelectorAll(selector));
       };
       var body = document.body;
-      var reviewable = ["failed", "new", "missing", "rejected"];
+      var reviewable = [\#(reviewableStatuses)];
       // Cards shown at first in each list, and in each change group: a run of a thousand
       // snapshots lays out (and loads the thumbnails of) one page, not all of them.
       var PAGE = 60, GROUP_PAGE = 6;

@@ -144,9 +144,7 @@ extension HTMLReport {
   ) -> String {
     var html = ""
     var lines: [String] = []
-    if embedding.showsCommands, snapshot.error == nil,
-      ApproveCommand.reviewable.contains(snapshot.status)
-    {
+    if embedding.showsCommands, snapshot.error == nil, snapshot.status.isReviewable {
       lines.append(ApproveCommand.approve(snapshot.key, run: run.id))
       if snapshot.status == .failed {
         lines.append(ApproveCommand.approveSameAs(snapshot.key, run: run.id))

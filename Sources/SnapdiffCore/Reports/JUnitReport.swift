@@ -143,7 +143,7 @@ public enum JUnitReport {
       lines.append("baseline environment: " + environment)
     }
     if snapshot.previouslyRejected { lines.append("this change was rejected before") }
-    if snapshot.error == nil, ApproveCommand.reviewable.contains(snapshot.status) {
+    if snapshot.error == nil, snapshot.status.isReviewable {
       lines.append("approve: " + ApproveCommand.approve(snapshot.key, run: run.id))
       if snapshot.status == .failed {
         lines.append(

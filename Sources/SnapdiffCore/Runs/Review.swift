@@ -59,9 +59,6 @@ public struct Review: Sendable {
     public var isEmpty: Bool { patterns.isEmpty && !failed && !new && !all && sameAs == nil && difference == nil }
   }
 
-  /// Statuses a reviewer can act on.
-  static let reviewable: Set<SnapshotStatus> = [.failed, .new, .missing, .rejected]
-
   /// The snapshots of `record` that `selection` picks, in key order.
   ///
   /// - Throws: `RunError` when a pattern or `sameAs` matches nothing a reviewer can act on;
@@ -71,7 +68,7 @@ public struct Review: Sendable {
     var chosen = Set<[UInt8]>()
     // What a group selector (all, failed, a glob, sameAs) may pick: rejected ones only on request.
     func actionable(_ snapshot: SnapshotRecord) -> Bool {
-      reviewable.contains(snapshot.status) && (selection.includeRejected || snapshot.status != .rejected)
+      snapshot.status.isReviewable && (selection.includeRejected || snapshot.status != .rejected)
     }
     let candidates = record.snapshots.filter(actionable)
     if selection.all { chosen.formUnion(candidates.map(\.keyBytes)) }
@@ -90,7 +87,7 @@ public struct Review: Sendable {
       }
       if matches.isEmpty { throw RunError("no snapshot in run \(record.id) matches '\(pattern)'") }
       // A key named exactly picks its snapshot even when it was rejected.
-      let picked = exact.isEmpty ? matches.filter(actionable) : exact.filter { reviewable.contains($0.status) }
+      let picked = exact.isEmpty ? matches.filter(actionable) : exact.filter(\.status.isReviewable)
       if picked.isEmpty {
         let statuses = Set(matches.map(\.status.rawValue)).sorted().joined(separator: ", ")
         if matches.contains(where: { $0.status == .rejected }) {

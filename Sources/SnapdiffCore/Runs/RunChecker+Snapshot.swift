@@ -63,7 +63,7 @@ extension RunChecker {
       }
       let usesFrames =
         Frame.isTree(currentPath) || !comparison.selectors.isEmpty || !comparison.regions.isEmpty
-        || comparison.matchLevel == .layout
+        || comparison.matchLevel.needsElementTrees
         || Frame.treeFile(besidePNG: baseline.path) != nil || Frame.treeFile(besidePNG: currentPath) != nil
       if usesFrames {
         return try compareFrames(

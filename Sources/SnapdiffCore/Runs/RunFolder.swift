@@ -42,14 +42,20 @@ public struct RunFolder: Sendable {
     return (RunFolder(path: runsDirectory + "/" + id), stamp.iso)
   }
 
+  /// Whether `name` can be a run id, a folder's name in the runs folder: not empty, no `/`, no
+  /// control characters, not starting with `.` (`.`, `..`, hidden files), and not `last`
+  /// (the link to the last run). The one check the CLI and the service make.
+  public static func isRunID(_ name: String) -> Bool {
+    !name.isEmpty && name != "last" && name.utf8.first != UInt8(ascii: ".") && !PathText.containsSeparator(name)
+      && name.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
+  }
+
   /// The run `id` in `runsDirectory`, or the last one when `id` is `nil`.
   ///
   /// - Throws: `RunError` when there is no such run.
   public static func open(in runsDirectory: String, id: String?) throws -> RunFolder {
     let name = id ?? "last"
-    if PathText.containsSeparator(name) || PathText.isDotOrDotDot(name) || name.isEmpty {
-      throw RunError("'\(name)' is not a run id")
-    }
+    guard name == "last" || isRunID(name) else { throw RunError("'\(name)' is not a run id") }
     let path = runsDirectory + "/" + name
     guard FileSystem.isDirectory(path) else {
       if id == nil {

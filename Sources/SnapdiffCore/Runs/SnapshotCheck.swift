@@ -47,16 +47,13 @@ public struct SnapshotCheck: Sendable {
   ) throws -> FrameComparison {
     var options = self.options
     options.ignoreRegions += config.ignoreRegions(for: key)
-    options.matchLevel = matchLevel.pixelLevel
+    options.matchLevel = matchLevel
     var comparison = FrameComparison(
       options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance,
       regions: config.checkRegions(for: key))
     comparison.contrast = contrast
     if let baselineSettings { comparison = try baselineSettings.applied(to: comparison) }
     if let frameSettings { comparison = try frameSettings.applied(to: comparison) }
-    // The pixel kernel runs at the pixel level under the frame level (layout → strict,
-    // text-aware → perceptual); the frame level itself stays in `matchLevel`.
-    comparison.options.matchLevel = comparison.matchLevel.pixelLevel
     return comparison
   }
 

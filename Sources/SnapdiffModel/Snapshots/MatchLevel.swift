@@ -25,13 +25,59 @@ public enum MatchLevel: String, Sendable, Codable, CaseIterable {
   /// (a word, an icon, an element's colour) fails. See docs/comparison.md.
   case renderingTolerant = "rendering-tolerant"
 
-  /// The level the pixels themselves are compared at: `layout` and `text-aware` decide from
-  /// element trees and leave the pixels to `strict` and `perceptual`.
-  public var pixelLevel: MatchLevel {
+  /// What the pixel kernel runs at this level: `layout` and `text-aware` decide from element
+  /// trees and leave their pixels to `strict`'s and `perceptual`'s metrics.
+  public var pixelMetric: PixelMetric {
     switch self {
-    case .layout: return .strict
-    case .textAware: return .perceptual
-    case .exact, .strict, .ignoreColors, .perceptual, .renderingTolerant: return self
+    case .exact: .exact
+    case .strict, .layout: .yiq
+    case .ignoreColors: .luminance
+    case .perceptual, .textAware: .ciede2000
+    case .renderingTolerant: .renderingNoise
     }
+  }
+
+  /// Whether the level decides from the frames' element trees (and so compares frames, not
+  /// only PNGs): `layout` and `text-aware` (which without trees is `perceptual`).
+  public var usesElementTrees: Bool {
+    switch self {
+    case .layout, .textAware: true
+    case .exact, .strict, .ignoreColors, .perceptual, .renderingTolerant: false
+    }
+  }
+
+  /// Whether the level cannot decide without the element trees of both frames: `layout`.
+  public var needsElementTrees: Bool { self == .layout }
+
+  /// How the pixel kernel (SnapdiffCore's `DiffKernel`) measures two differing pixels: one metric
+  /// per comparison, chosen by the match level (`MatchLevel.pixelMetric`).
+  public enum PixelMetric: Sendable, CaseIterable {
+    /// Any byte difference counts.
+    case exact
+    /// pixelmatch's YIQ colour distance under the threshold.
+    case yiq
+    /// The YIQ brightness difference only.
+    case luminance
+    /// CIEDE2000 (ΔE00) under `deltaE`, on sRGB samples.
+    case ciede2000
+    /// The YIQ distance, with rendering noise (`RenderingNoise`) told apart in place of
+    /// pixelmatch's anti-aliasing test.
+    case renderingNoise
+
+    /// Whether pixelmatch's anti-aliasing test applies (unless anti-aliasing is included): not
+    /// at `exact` (every differing pixel counts) nor with `renderingNoise` (its own, wider rule).
+    public var testsAntialiasing: Bool {
+      switch self {
+      case .yiq, .luminance, .ciede2000: true
+      case .exact, .renderingNoise: false
+      }
+    }
+
+    /// Whether a difference is measured against `deltaE` (ΔE00) rather than the YIQ threshold.
+    public var usesDeltaE: Bool { self == .ciede2000 }
+
+    /// Whether the metric reads samples as sRGB, so that two images tagged with the same other
+    /// colour space are converted before comparing too.
+    public var readsSRGB: Bool { self == .ciede2000 }
   }
 }

@@ -9,9 +9,7 @@ extension SnapshotVerdictResponse {
   ///   - page: the run's review page (absolute with `--public-url`).
   ///   - shown: how the server's folders are named in the `error`.
   init(_ record: SnapshotRecord, run: String, page: String, shown: ShownPaths? = nil) {
-    self.init(
-      key: record.key, status: record.status,
-      passed: [.passed, .approved, .skipped].contains(record.status) && record.error == nil, pageURL: page)
+    self.init(key: record.key, status: record.status, passed: record.passes, pageURL: page)
     differentPixels = record.differentPixels
     antialiasedPixels = record.antialiasedPixels
     ignoredPixels = record.ignoredPixels

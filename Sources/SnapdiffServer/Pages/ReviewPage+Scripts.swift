@@ -50,7 +50,7 @@ extension ReviewPage {
       "use strict";
       var report = window.snapdiffReport;
       var run = document.body.dataset.run;
-      var api = "/api/v1/runs/" + encodeURIComponent(run);
+      var api = "\#(APIPaths.runs)/" + encodeURIComponent(run);
       var message = document.querySelector(".review-message");
       var cards = report.cards();
       var byKey = {};
@@ -119,7 +119,7 @@ extension ReviewPage {
           clearTimeout(timer);
           items.reduce(function (chain, item) {
             return chain.then(function () {
-              return postTo("/api/v1/baselines/" + encodeURIComponent(item.key) + suffix).then(function () {
+              return postTo("\#(APIPaths.prefix)/baselines/" + encodeURIComponent(item.key) + suffix).then(function () {
                 setStatus(byKey[item.key], item.previousStatus || "failed");
               });
             });

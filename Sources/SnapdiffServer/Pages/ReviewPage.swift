@@ -62,7 +62,7 @@ enum ReviewPage {
       let snapshot = served.snapshots[index]
       // Paths as URLs: HTMLReport percent-encodes each segment, keeping the `/`s of the key,
       // which the snapshot routes read back as one key.
-      let base = "/api/v1/runs/\(record.id)/snapshots/\(snapshot.key)/"
+      let base = APIPaths.snapshotUnencoded(run: record.id, key: snapshot.key) + "/"
       served.snapshots[index].baseline = snapshot.baseline.map { _ in base + "baseline.png" }
       served.snapshots[index].current = snapshot.current.flatMap { $0.hasSuffix(".png") ? base + "current.png" : nil }
       served.snapshots[index].diff = snapshot.diff.map { _ in base + "diff.png" }
@@ -147,23 +147,8 @@ enum ReviewPage {
     String(iso.prefix(19)).replacingFirst("T", with: " ")
   }
 
-  static func text(_ value: String) -> String { escape(value, attribute: false) }
-  static func attribute(_ value: String) -> String { escape(value, attribute: true) }
-
-  private static func escape(_ value: String, attribute: Bool) -> String {
-    var result = ""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"" where attribute: result += "&quot;"
-      case "'" where attribute: result += "&#39;"
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result
-  }
+  static func text(_ value: String) -> String { HTMLReport.escapedText(value) }
+  static func attribute(_ value: String) -> String { HTMLReport.escapedAttribute(value) }
 }
 
 extension String {

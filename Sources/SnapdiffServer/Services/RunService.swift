@@ -55,9 +55,7 @@ final class RunService: Sendable {
   ///
   /// - Throws: `APIError.notFound` when there is no such run.
   func folder(_ id: String) throws -> RunFolder {
-    guard !id.isEmpty, id != "last", id.utf8.first != UInt8(ascii: "."), !PathText.containsSeparator(id),
-      id.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }),
-      FileSystem.isFile(configuration.runsDirectory + "/" + id + "/run.json")
+    guard RunFolder.isRunID(id), FileSystem.isFile(configuration.runsDirectory + "/" + id + "/run.json")
     else {
       throw APIError.notFound("no run '\(id)'")
     }

@@ -33,6 +33,11 @@ public enum APIPaths {
   /// frame (a ``MultipartBody``), answered with a ``SnapshotVerdictResponse``.
   public static func snapshot(run: String, key: String) -> String { Self.run(run) + "/snapshots/" + segment(key) }
 
+  /// The same path before percent-encoding, the key's `/`s kept (the snapshot routes read the
+  /// rest of the path as one key): for a page that percent-encodes each segment of its links
+  /// itself, as the review page's report does.
+  public static func snapshotUnencoded(run: String, key: String) -> String { runs + "/" + run + "/snapshots/" + key }
+
   /// `POST`: the test skipped the snapshot (``SkipRequest``).
   public static func skip(run: String, key: String) -> String { snapshot(run: run, key: key) + "/skip" }
 

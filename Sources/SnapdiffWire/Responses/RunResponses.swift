@@ -22,7 +22,8 @@ public struct RunSummary: Codable, Sendable, Equatable {
   /// (approvals count).
   public var verdict: RunVerdict
   public var passed: Bool
-  /// Snapshots a reviewer can act on: failed, new, missing, rejected.
+  /// Snapshots that wait for a reviewer (`SnapshotStatus.awaitsReview(recordMode:)`): failed,
+  /// missing, rejected, and new ones the run's record mode did not record.
   public var toReview: Int
   public var links: Links
 
