@@ -165,18 +165,18 @@ public struct Review: Sendable {
           throw RunError("'\(snapshot.key)' has no current frame in run \(folder.id)")
         }
         // The record's path is read only inside the run folder, as a regular file (never a
-        // device or a link out), and only when its bytes are the frame the run compared (its
-        // hash): what the report showed is what becomes the baseline.
+        // device or a link out). Never promote a frame that does not decode, to its last row (the
+        // copy may have been cut short or damaged since `check` compared it), nor one whose bytes
+        // are not the frame the run compared (its hash): what the report showed is what becomes
+        // the baseline.
         let currentPath = folder.resolve(current)
         let bytes = try folder.confinement.read(currentPath, limit: Self.frameBytesLimit)
+        _ = try PNGDecoder().decode(bytes, path: currentPath)
         if let hash = snapshot.currentHash, SHA256.hex(bytes) != hash {
           throw RunError(
             "\(currentPath): its bytes are not the frame run \(folder.id) compared (sha256 \(hash.prefix(12))): nothing approved for '\(snapshot.key)'"
           )
         }
-        // Never promote a frame that does not decode, to its last row: the copy may have been cut
-        // short or damaged since `check` compared it.
-        _ = try PNGDecoder().decode(bytes, path: currentPath)
         let treePath = Frame.treePath(besidePNG: currentPath)
         let tree =
           FileSystem.exists(treePath)
