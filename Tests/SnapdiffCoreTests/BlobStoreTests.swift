@@ -141,8 +141,50 @@ struct BlobStoreTests {
       #expect(hashes.hash(of: file, bytes: second, stampedBefore: FileHashes.Stamp(file)) == SHA256.hex(second))
       hashes.save()
       let saved = String(decoding: try FileIO.read(blobs.root + "/file-hashes"), as: UTF8.self)
-      #expect(saved.split(separator: "\n").count == 2)
+      // The file's old entry and its new one, and the blob written, remembered whole (no change
+      // time: -1).
+      #expect(saved.split(separator: "\n").count == 3)
       #expect(saved.contains(" \(SHA256.hex(second))\n"))
+      #expect(saved.contains(" -1 \(SHA256.hex(bytes))\n"))
+    }
+  }
+
+  @Test("a blob cut short, rewritten or turned into a link is not contained, never read, and put writes it again")
+  func damagedBlobsRewritten() throws {
+    try withTemporaryDirectory { root in
+      let blobs = BlobStore(root: root + "/blobs")
+      let outside = root + "/outside"
+      try FileIO.writeAtomically(Array("outside the store".utf8), to: outside)
+      let bytes: [UInt8] = Array("a blob's bytes, long enough to cut".utf8)
+      let hash = try blobs.put(bytes)
+      #expect(blobs.contains(hash))
+      let damages: [(String, () throws -> Void)] = [
+        ("cut short in place", { _ = truncate(blobs.path(of: hash), 5) }),
+        ("rewritten with other bytes", { try FileIO.writeAtomically(Array("other".utf8), to: blobs.path(of: hash)) }),
+        (
+          "a link out",
+          {
+            try FileSystem.remove(blobs.path(of: hash))
+            #expect(symlink(outside, blobs.path(of: hash)) == 0)
+          }
+        ),
+      ]
+      for (damage, apply) in damages {
+        chmod(blobs.path(of: hash), 0o644)
+        try apply()
+        #expect(!blobs.contains(hash), "\(damage)")
+        #expect(throws: FileError.self) { try blobs.read(hash) }
+        #expect(try blobs.put(bytes) == hash)
+        #expect(FileSystem.kind(of: blobs.path(of: hash)) == .file, "\(damage)")
+        #expect(try blobs.read(hash) == bytes, "\(damage)")
+        #expect(blobs.contains(hash))
+      }
+      #expect(try FileIO.read(outside) == Array("outside the store".utf8))
+      // repair: from good bytes only.
+      try FileIO.writeAtomically(Array("other".utf8), to: blobs.path(of: hash))
+      #expect(throws: FileError.self) { try blobs.repair(hash, from: Array("wrong".utf8)) }
+      #expect(try blobs.repair(hash, from: bytes))
+      #expect(try !blobs.repair(hash, from: bytes))
     }
   }
 }

@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets in .build-fuzz/libfuzzer/ (or $FUZZ_OUT): SnapdiffCore's Swift
 # sources and CPNGReader's C sources instrumented for libFuzzer and AddressSanitizer, then one
 # executable per harness in scripts/fuzz/harness/ (fuzz-png, fuzz-tree, fuzz-xcui, fuzz-diff, fuzz-levels,
-# fuzz-store, fuzz-request, fuzz-cache, fuzz-encode).
+# fuzz-store, fuzz-request, fuzz-cache, fuzz-encode, fuzz-merge, fuzz-log).
 #
 # SwiftPM's own build of a fuzzing executable fights libFuzzer over `main`, so this compiles by
 # hand: the library once (`-parse-as-library`, its C sources with clang), then each harness

@@ -7,7 +7,9 @@
 # confinement and the frames listing on random folder layouts with links and non-UTF-8 names;
 # fuzz-cache the baseline cache's entry files; fuzz-levels the perceptual and text-aware levels on frames
 # with element trees made from the input; fuzz-encode the PNG writers (diff images and baselines)
-# on images made from the input, read back by libpng and the fast path.
+# on images made from the input, read back by libpng and the fast path; fuzz-merge a merged part's
+# run.json (its paths, hashes, verdicts and shards); fuzz-log the approval log (torn and forged
+# lines, then undo and an append).
 #
 #   scripts/fuzz/run.sh [SECONDS_PER_TARGET]
 #   FUZZ_TARGETS="fuzz-png fuzz-diff" scripts/fuzz/run.sh 600     # some targets only
@@ -30,14 +32,14 @@ JOBS=${FUZZ_JOBS:-2}
 # A Swift trap then ends in libFuzzer's own report (the Swift backtracer, reading other threads'
 # memory, trips AddressSanitizer).
 export SWIFT_BACKTRACE=enable=no
-TARGETS=(${FUZZ_TARGETS:-fuzz-png fuzz-diff fuzz-levels fuzz-tree fuzz-xcui fuzz-request fuzz-store fuzz-cache fuzz-encode})
+TARGETS=(${FUZZ_TARGETS:-fuzz-png fuzz-diff fuzz-levels fuzz-tree fuzz-xcui fuzz-request fuzz-store fuzz-cache fuzz-encode fuzz-merge fuzz-log})
 FIXTURES=Tests/SnapdiffCoreTests/Fixtures
 
 [ -n "${FUZZ_NO_BUILD:-}" ] || FUZZ_OUT=$OUT FUZZ_TARGETS="${TARGETS[*]}" scripts/fuzz/build.sh
 
 # Seeds, rebuilt every run (cheap); corpora are kept.
 rm -rf "$OUT/seeds"
-mkdir -p "$OUT/seeds"/{fuzz-png,fuzz-diff,fuzz-levels,fuzz-tree,fuzz-xcui,fuzz-request,fuzz-store,fuzz-cache,fuzz-encode}
+mkdir -p "$OUT/seeds"/{fuzz-png,fuzz-diff,fuzz-levels,fuzz-tree,fuzz-xcui,fuzz-request,fuzz-store,fuzz-cache,fuzz-encode,fuzz-merge,fuzz-log}
 # fuzz-store: a few layouts (a link out of the store with probes through it; a linked root).
 printf '\x00\x02\x00\x02\x00\x00\x03\x01\x02\x03\x03\x01\x02\x03' >"$OUT/seeds/fuzz-store/escape"
 printf '\x01\x00\x00\x00\x01\x01\x00\x04\x03\x01\x00\x04' >"$OUT/seeds/fuzz-store/linked-root-invalid-name"
@@ -47,6 +49,11 @@ python3 scripts/fuzz/make_seeds.py levels "$OUT/seeds/fuzz-levels"
 python3 scripts/fuzz/make_seeds.py request "$OUT/seeds/fuzz-request"
 # fuzz-cache: a valid entry, whole and as fields (the harness writes them).
 if [ -x "$OUT/bin/fuzz-cache" ]; then FUZZ_CACHE_SEEDS="$OUT/seeds/fuzz-cache" "$OUT/bin/fuzz-cache"; fi
+# fuzz-merge: a valid part's run.json (the harness writes them); fuzz-log: a whole log and a torn one.
+if [ -x "$OUT/bin/fuzz-merge" ]; then FUZZ_MERGE_SEEDS="$OUT/seeds/fuzz-merge" "$OUT/bin/fuzz-merge"; fi
+LOG_LINE='{"action":"approve","baselines":"../baselines","id":"1","key":"K","new":"'$(printf 'a%.0s' {1..64})'","previousStatus":"failed","run":"20260101-000000-000","time":"t","user":"u"}'
+printf '%s\n%s\n' "$LOG_LINE" "${LOG_LINE/approve/undo}" >"$OUT/seeds/fuzz-log/whole"
+printf '%s\n%s' "$LOG_LINE" "${LOG_LINE:0:70}" >"$OUT/seeds/fuzz-log/torn"
 find "$FIXTURES" examples -name '*.png' -size -64k -exec cp {} "$OUT/seeds/fuzz-png/" \;
 cp "$FIXTURES"/trees/*.json examples/trees/*.json "$OUT/seeds/fuzz-tree/" 2>/dev/null || true
 cp "$FIXTURES"/xcuitest/*.txt "$OUT/seeds/fuzz-xcui/"

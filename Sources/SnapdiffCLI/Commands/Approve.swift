@@ -97,6 +97,7 @@ extension Snapdiff {
       try reportingErrors {
         let resolved = try project.project()
         let history = resolved.history
+        try HistoryLines.warnAboutDamagedLines(in: history.log)
         for pattern in selectors.patterns {
           let key = try SnapshotKey(pattern)
           let entry = try history.undo(key, user: ApprovalLog.processUser)

@@ -27,6 +27,7 @@ extension Snapdiff {
         let resolved = try project.project()
         let key = try SnapshotKey(self.key)
         let history = resolved.history
+        try HistoryLines.warnAboutDamagedLines(in: history.log)
         let entries = try history.entries(for: key)
         if json {
           for entry in entries { print(String(decoding: try entry.jsonLine().dropLast(), as: UTF8.self)) }
@@ -69,4 +70,9 @@ enum HistoryLines {
   }
 
   static func short(_ hash: String?) -> String { hash.map { String($0.prefix(12)) } ?? "none" }
+
+  /// A warning on standard error for each line of the approval log that is skipped.
+  static func warnAboutDamagedLines(in log: ApprovalLog) throws {
+    for line in try log.read().damaged { Console.warning(line.description) }
+  }
 }

@@ -18,6 +18,12 @@ extension Snapdiff {
         received its frame. Its reports are written as check writes them, and \
         .snapdiff/runs/last points at it.
 
+        A part is untrusted input (a CI artifact): only regular files inside its folder are \
+        read, images are taken by the hash run.json names, the merged run's paths are its own, \
+        and a verdict its images contradict (passed with a frame that is not its baseline's \
+        bytes) or a shard that is not i/n is refused. Limits per part: run.json 32 MiB, 50,000 \
+        snapshots, 64 KiB of text per snapshot, 256 MiB per image, 16 MiB per element tree.
+
         Exit status: as check's, from the merged run: 0 when nothing failed (and, in record \
         mode never, nothing is new), 1 otherwise, 2 when the runs cannot be merged.
         """

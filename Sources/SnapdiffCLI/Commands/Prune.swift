@@ -52,12 +52,20 @@ extension Snapdiff {
             "\(delete ? "removed" : "would remove") \(runs) older than the \(keepRuns) newest\(old.isEmpty ? "" : ": " + old.joined(separator: ", "))"
           )
         }
+        try HistoryLines.warnAboutDamagedLines(
+          in: ApprovalLog(dataDirectory: PathText.parent(of: resolved.runsDirectory)))
         let blobs = try BlobCollection.collect(
           blobs: .beside(runsDirectory: resolved.runsDirectory), runsDirectory: resolved.runsDirectory, store: store,
           delete: delete)
         let count = "\(blobs.hashes.count) blob\(blobs.hashes.count == 1 ? "" : "s")"
         print("\(delete ? "deleted" : "unreferenced") \(count) (\(blobs.bytes) bytes); \(blobs.kept) kept")
-        if !delete && (!unused.isEmpty || !blobs.hashes.isEmpty || keepRuns != nil) {
+        for hash in blobs.repaired { print("  repaired damaged blob \(hash) from a good copy") }
+        for hash in blobs.damaged {
+          Console.warning(
+            "blob \(hash) is damaged (not a regular file whose bytes hash to its name)"
+              + (delete ? " and no good copy was found" : ": snapdiff prune --delete repairs it from a good copy"))
+        }
+        if !delete && (!unused.isEmpty || !blobs.hashes.isEmpty || !blobs.damaged.isEmpty || keepRuns != nil) {
           print("Delete them with: snapdiff prune --delete")
         }
       }

@@ -23,7 +23,7 @@ enum GitHubOutput {
     guard let summaryPath = environment[summaryVariable], !summaryPath.isEmpty else { return }
     let markdown = GitHubJobSummary.markdown(
       run, failing: failing, report: report, artifactsURL: artifactsURL(environment))
-    try reportingErrors { try FileIO.append(Array(markdown.utf8), to: summaryPath) }
+    try reportingErrors { _ = try FileIO.appendLine(Array(markdown.utf8), to: summaryPath) }
     let failures = run.snapshots.filter(failing).sorted { ($0.status, $0.key) < ($1.status, $1.key) }
     for line in GitHubWorkflowCommand.annotations(for: failures, report: report) { print(line) }
   }

@@ -10,7 +10,11 @@
 ///
 /// A blob never changes once written (its name is its content; the file is made read-only), so
 /// runs share one file for an image they all compared, and `run.json` records hashes that stay
-/// true after the baseline store moves on. Writers that add blobs hold the store's lock shared
+/// true after the baseline store moves on. A blob is checked before it is used (`contains`: a
+/// regular file whose bytes hash to its name, hashed once per version of the file): one that was
+/// replaced, cut short or turned into a link is written again from the bytes being put, never
+/// linked into a run or read as it is; `prune` repairs the others from a good copy. Writers that
+/// add blobs hold the store's lock shared
 /// (`whileAdding`) until what they added is referenced (a `run.json`, the approval log);
 /// `BlobCollection` holds it exclusively, so a blob written by a run in progress is never
 /// collected.
@@ -49,9 +53,14 @@ public struct BlobStore: Sendable {
     root + "/sha256/" + hash.prefix(2) + "/" + hash
   }
 
+  /// Whether blob `hash` is here and whole: a regular file (never a link) whose bytes hash to
+  /// its name (`FileHashes.isWholeBlob`: hashed once per version of the file).
   public func contains(_ hash: String) -> Bool {
-    Self.isHash(hash) && FileSystem.isFile(path(of: hash))
+    Self.isHash(hash) && fileHashes.isWholeBlob(path(of: hash), hash: hash)
   }
+
+  /// The blob file's hashes, remembered (`FileHashes`).
+  private var fileHashes: FileHashes { FileHashes.shared(for: self) }
 
   /// Stores `bytes` (when no blob holds them yet) and returns their hash. Call it inside
   /// `whileAdding`, and reference the hash before that ends.
@@ -65,12 +74,23 @@ public struct BlobStore: Sendable {
   @discardableResult
   public func put(_ bytes: [UInt8], computedHash hash: String) throws -> String {
     let target = path(of: hash)
-    // Same name, same bytes: a blob that is there is never written again.
-    if FileSystem.isFile(target) { return hash }
+    // Same name, same bytes: a whole blob is never written again.
+    if fileHashes.isWholeBlob(target, hash: hash, size: bytes.count) { return hash }
+    // Absent, or damaged (replaced, cut short, a link): written again from these bytes.
     try confinement.createFolders(containing: target)
+    try discardIfNotAFile(target)
     try confinement.write(bytes, to: target)
     chmod(target, 0o444)
+    fileHashes.wroteBlob(at: target, hash: hash)
     return hash
+  }
+
+  /// Removes what is at `path` when it is not a regular file (a link, which `confinement` would
+  /// refuse to write through when it leads out: the link itself goes, nothing it points to).
+  private func discardIfNotAFile(_ path: String) throws {
+    guard let kind = FileSystem.kind(of: path), kind != .file else { return }
+    try confinement.check(PathText.parent(of: path))
+    try FileSystem.remove(path)
   }
 
   /// `put`, for bytes whose hash may be known already (`FileHashes`): a blob that exists under
@@ -89,17 +109,37 @@ public struct BlobStore: Sendable {
   public func read(_ hash: String) throws(FileError) -> [UInt8] {
     guard Self.isHash(hash) else { throw FileError(path: root, message: "'\(hash)' is not a SHA-256 blob name") }
     let file = path(of: hash)
-    guard FileSystem.isFile(file) else {
+    switch FileSystem.kind(of: file) {
+    case nil:
       throw FileError(path: file, message: "no such blob: it was never stored here, or it was collected by prune")
+    case .file?:
+      break
+    default:
+      throw FileError(path: file, message: "is damaged: not a regular file (a blob is never a link)")
     }
-    let bytes = try FileIO.read(file)
+    let bytes = try FileIO.readRegularFile(file, limit: 1 << 34)
     guard SHA256.hex(bytes) == hash else {
       throw FileError(path: file, message: "is damaged: its bytes no longer hash to its name")
     }
+    fileHashes.wroteBlob(at: file, hash: hash)
     return bytes
   }
 
-  /// Every blob's hash, sorted.
+  /// Writes blob `hash` again from `bytes` (which must hash to it) when it is damaged: what
+  /// `prune` does with a good copy it found.
+  ///
+  /// - Returns: whether it was damaged (and is now whole).
+  @discardableResult
+  public func repair(_ hash: String, from bytes: [UInt8]) throws -> Bool {
+    guard !contains(hash) else { return false }
+    guard SHA256.hex(bytes) == hash else {
+      throw FileError(path: path(of: hash), message: "the copy offered does not hash to it")
+    }
+    try put(bytes, computedHash: hash)
+    return true
+  }
+
+  /// Every blob's hash, sorted (whole or not: `contains` checks one).
   public func hashes() throws -> [String] {
     let folder = root + "/sha256"
     guard FileSystem.isDirectory(folder) else { return [] }

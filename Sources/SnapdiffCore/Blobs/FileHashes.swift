@@ -58,6 +58,18 @@ public final class FileHashes: @unchecked Sendable {
     }
 
     var line: String { "\(device) \(inode) \(size) \(modified) \(changed)" }
+
+    /// A blob file's stamp: `lstat` (a link is never a blob), and no change time, which every
+    /// hard link into a run moves; `changed` is -1, which no file's stamp has.
+    init?(blobAt path: String) {
+      var status = stat()
+      guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+      device = UInt64(status.st_dev)
+      inode = UInt64(status.st_ino)
+      size = Int64(status.st_size)
+      modified = status.modificationTime.nanoseconds
+      changed = -1
+    }
   }
 
   private static let registry = Registry()
@@ -93,6 +105,36 @@ public final class FileHashes: @unchecked Sendable {
     added[stampedBefore] = hash
     lock.signal()
     return (hash, true)
+  }
+
+  /// Whether the blob file at `path` is whole: a regular file (never a link) of `size` bytes
+  /// (when given) whose bytes hash to `hash`. A file found whole is remembered by its device,
+  /// inode, size and modification time, which replacing, cutting or writing it changes, so each
+  /// version of a blob is hashed once, not each time a run links it. (Like the baseline cache's
+  /// checksum, this finds damage, not forgery: whoever can rewrite a blob and set its times back
+  /// can rewrite the baselines.)
+  public func isWholeBlob(_ path: String, hash: String, size: Int? = nil) -> Bool {
+    guard let stamp = Stamp(blobAt: path), size.map({ Int64($0) == stamp.size }) ?? true else { return false }
+    lock.wait()
+    let remembered = known[stamp] ?? added[stamp]
+    lock.signal()
+    if remembered == hash { return true }
+    guard let bytes = try? FileIO.readRegularFile(path, limit: Int(clamping: stamp.size)),
+      Stamp(blobAt: path) == stamp, SHA256.hex(bytes) == hash
+    else { return false }
+    rememberBlob(stamp, hash: hash)
+    return true
+  }
+
+  /// Remembers the blob file just written at `path` as whole (its bytes hash to `hash`).
+  public func wroteBlob(at path: String, hash: String) {
+    if let stamp = Stamp(blobAt: path) { rememberBlob(stamp, hash: hash) }
+  }
+
+  private func rememberBlob(_ stamp: Stamp, hash: String) {
+    lock.wait()
+    added[stamp] = hash
+    lock.signal()
   }
 
   /// Writes what was learnt since the last save, merged with the file as it is now (another

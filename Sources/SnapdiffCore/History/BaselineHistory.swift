@@ -140,10 +140,10 @@ public struct BaselineHistory: Sendable {
   /// The approval's run gives the snapshot its status from before the approval (when the run is
   /// still here and the snapshot still approved).
   private func reopenSnapshot(_ key: SnapshotKey, in approval: ApprovalEntry) throws {
-    guard let id = approval.run, let status = approval.previousStatus,
-      FileSystem.isFile(runsDirectory + "/" + id + "/run.json")
-    else { return }
-    let folder = RunFolder(path: runsDirectory + "/" + id)
+    guard let id = approval.run, let status = approval.previousStatus else { return }
+    // The log's run id becomes a path only inside the runs folder (`RunFolder.inside`).
+    let folder = try RunFolder.inside(runsDirectory, id: id)
+    guard FileSystem.isFile(folder.recordPath) else { return }
     let record = try folder.update { record in
       for index in record.snapshots.indices
       where record.snapshots[index].key.utf8.elementsEqual(key.rawValue.utf8)

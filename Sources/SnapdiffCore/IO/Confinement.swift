@@ -77,11 +77,21 @@ public struct Confinement: Sendable {
     try FileIO.writeAtomically(bytes, to: path, synced: synced)
   }
 
-  /// Appends `bytes` to the file at `path` (created when missing) in one `write`, then
-  /// `fsync`s it, after `check`: for append-only logs, whose earlier lines never change.
-  public func append(_ bytes: [UInt8], to path: String) throws {
+  /// Appends one line to the file at `path` (created when missing) in one `write`, on a line of
+  /// its own even after a torn last line, then flushes it (`FileIO.appendLine`), after `check`:
+  /// for append-only logs, whose earlier lines never change.
+  public func appendLine(_ line: [UInt8], to path: String) throws {
     try checkBelow(path)
-    try FileIO.append(bytes, to: path)
+    try FileIO.appendLine(line, to: path)
+  }
+
+  /// Reads the regular file at `path`, of at most `limit` bytes, after `check`: what every read
+  /// of a path that came from outside (a part's `run.json`, an image a record names) goes
+  /// through. A link on the way that leads out, a device, a FIFO or a file over the limit is
+  /// refused before anything is read.
+  public func read(_ path: String, limit: Int) throws -> [UInt8] {
+    try checkBelow(path)
+    return try FileIO.readRegularFile(path, limit: limit)
   }
 
   /// Makes `path` a hard link to the file at `source` (which is read, never written), after

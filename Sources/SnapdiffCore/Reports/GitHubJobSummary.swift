@@ -8,7 +8,7 @@
 /// stays text and cannot end a cell.
 ///
 /// ```swift
-/// try FileIO.append(Array(GitHubJobSummary.markdown(run, report: "…/index.html").utf8), to: path)
+/// _ = try FileIO.appendLine(Array(GitHubJobSummary.markdown(run, report: "…/index.html").utf8), to: path)
 /// ```
 public enum GitHubJobSummary {
   /// The most the summary takes, below GitHub's 1 MiB per step.

@@ -33,15 +33,15 @@ public enum ReportExport {
     func image(hash: String?, path: String?) throws -> String? {
       if let hash {
         guard BlobStore.isHash(hash) else { throw RunError("\(folder.recordPath): '\(hash)' is not an image hash") }
-        if images[hash] == nil {
-          let linked = folder.path + "/" + RunImages.relativePath(of: hash)
-          images[hash] = FileSystem.isFile(linked) ? try FileIO.read(linked) : try blobs.read(hash)
-        }
+        if images[hash] == nil { images[hash] = try RunImages(folder: folder, blobs: blobs).bytes(of: hash) }
         return hash
       }
-      // An older run: its image files, hashed now.
-      guard let path, path.hasSuffix(".png"), FileSystem.isFile(folder.resolve(path)) else { return nil }
-      let bytes = try FileIO.read(folder.resolve(path))
+      // An older run: its image files inside the run folder (never through a link out of it),
+      // hashed now.
+      guard let path, path.hasSuffix(".png") else { return nil }
+      let resolved = folder.resolve(path)
+      guard (try? folder.confinement.check(resolved)) != nil, FileSystem.kind(of: resolved) == .file else { return nil }
+      let bytes = try FileIO.readRegularFile(resolved, limit: 1 << 34)
       let computed = SHA256.hex(bytes)
       images[computed] = bytes
       return computed

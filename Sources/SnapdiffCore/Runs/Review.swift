@@ -59,6 +59,10 @@ public struct Review: Sendable {
     public var isEmpty: Bool { patterns.isEmpty && !failed && !new && !all && sameAs == nil && difference == nil }
   }
 
+  /// The largest current frame (or tree beside it) approve reads: a PNG at the decoder's pixel
+  /// limit fits.
+  static let frameBytesLimit = 1 << 30
+
   /// The snapshots of `record` that `selection` picks, in key order.
   ///
   /// - Throws: `RunError` when a pattern or `sameAs` matches nothing a reviewer can act on;
@@ -126,9 +130,12 @@ public struct Review: Sendable {
   /// - Returns: the snapshots approved (or that would be), as they were before.
   @discardableResult
   public func approve(_ selection: Selection, dryRun: Bool = false) throws -> [SnapshotRecord] {
-    let run = try folder.load()
+    var run = try folder.load()
     let chosen = try Self.select(selection, in: run)
     guard !dryRun else { return chosen }
+    // The log names the run by its folder, whatever its `run.json` says its id is: an undo
+    // finds it again there, and nothing else (`RunFolder.inside`).
+    run.id = folder.id
     // Each approval is logged with the bytes it replaced, kept as blobs (`BaselineHistory`).
     let history = BaselineHistory(store: store, runsDirectory: PathText.parent(of: folder.path))
     try history.blobs.whileAdding {
@@ -154,13 +161,23 @@ public struct Review: Sendable {
         guard let current = snapshot.current else {
           throw RunError("'\(snapshot.key)' has no current frame in run \(folder.id)")
         }
+        // The record's path is read only inside the run folder, as a regular file (never a
+        // device or a link out). Never promote a frame that does not decode, to its last row (the
+        // copy may have been cut short or damaged since `check` compared it), nor one whose bytes
+        // are not the frame the run compared (its hash): what the report showed is what becomes
+        // the baseline.
         let currentPath = folder.resolve(current)
-        let bytes = try FileIO.read(currentPath)
-        // Never promote a frame that does not decode, to its last row: the copy may have been cut
-        // short or damaged since `check` compared it.
+        let bytes = try folder.confinement.read(currentPath, limit: Self.frameBytesLimit)
         _ = try PNGDecoder().decode(bytes, path: currentPath)
+        if let hash = snapshot.currentHash, SHA256.hex(bytes) != hash {
+          throw RunError(
+            "\(currentPath): its bytes are not the frame run \(folder.id) compared (sha256 \(hash.prefix(12))): nothing approved for '\(snapshot.key)'"
+          )
+        }
         let treePath = Frame.treePath(besidePNG: currentPath)
-        let tree = FileSystem.isFile(treePath) ? try ElementTree.load(treePath) : nil
+        let tree =
+          FileSystem.exists(treePath)
+          ? try ElementTree.decode(folder.confinement.read(treePath, limit: Self.frameBytesLimit), path: treePath) : nil
         let old = try store.replace(bytes, tree: tree, for: key)
         try history.recordApproval(
           of: key, environment: store.environment, overlay: store.overlays.first, old: old,

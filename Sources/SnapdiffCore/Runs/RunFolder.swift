@@ -42,20 +42,13 @@ public struct RunFolder: Sendable {
     return (RunFolder(path: runsDirectory + "/" + id), stamp.iso)
   }
 
-  /// Whether `name` can be a run id, a folder's name in the runs folder: not empty, no `/`, no
-  /// control characters, not starting with `.` (`.`, `..`, hidden files), and not `last`
-  /// (the link to the last run). The one check the CLI and the service make.
-  public static func isRunID(_ name: String) -> Bool {
-    !name.isEmpty && name != "last" && name.utf8.first != UInt8(ascii: ".") && !PathText.containsSeparator(name)
-      && name.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
-  }
-
   /// The run `id` in `runsDirectory`, or the last one when `id` is `nil`.
   ///
-  /// - Throws: `RunError` when there is no such run.
+  /// - Throws: `RunError` when there is no such run or `id` cannot name one
+  ///   (`checkID`); `StoreEscapeError` when the folder is a link that leads out of the runs folder.
   public static func open(in runsDirectory: String, id: String?) throws -> RunFolder {
     let name = id ?? "last"
-    guard name == "last" || isRunID(name) else { throw RunError("'\(name)' is not a run id") }
+    if name != "last" { try checkID(name) }
     let path = runsDirectory + "/" + name
     guard FileSystem.isDirectory(path) else {
       if id == nil {
@@ -65,9 +58,41 @@ public struct RunFolder: Sendable {
       let hint = known.isEmpty ? "" : " (recent runs: \(known.joined(separator: ", ")))"
       throw RunError("no run '\(name)' in \(runsDirectory)\(hint)")
     }
-    if id == nil, let target = FileSystem.linkTarget(path) {
-      return RunFolder(path: runsDirectory + "/" + target)
+    if name == "last", let target = FileSystem.linkTarget(path) {
+      return try inside(runsDirectory, id: target)
     }
+    return try inside(runsDirectory, id: name)
+  }
+
+  /// Whether `id` can name a run folder: one file name of 1 to 255 bytes, not hidden (so never
+  /// `.` or `..`), without `/`, a backslash or control characters, and not `last` (the link to
+  /// the newest run). The one check every run id that comes from outside (a command line, a
+  /// request, the approval log, a `run.json`) goes through before it becomes a path.
+  public static func isValidID(_ id: String) -> Bool {
+    let bytes = id.utf8
+    return !bytes.isEmpty && bytes.count <= 255 && bytes.first != UInt8(ascii: ".") && id != "last"
+      && !PathText.containsSeparator(id) && !bytes.contains(UInt8(ascii: "\\"))
+      && !id.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+  }
+
+  /// `isValidID`, as an error that names the id.
+  public static func checkID(_ id: String) throws(RunError) {
+    guard isValidID(id) else {
+      throw RunError(
+        "'\(id)' is not a run id: one folder name in the runs folder (not hidden, no '/', no control characters)")
+    }
+  }
+
+  /// The folder of run `id` in `runsDirectory`, after `checkID`, and checked to lie inside the
+  /// runs folder (a run folder that is a link leading out of it is refused), whether or not it
+  /// exists yet: what every read or write of a run named by an id goes through.
+  ///
+  /// - Throws: `RunError` for an id that cannot name a run; `StoreEscapeError` for a link out.
+  public static func inside(_ runsDirectory: String, id: String) throws -> RunFolder {
+    try checkID(id)
+    let runs = FileSystem.absolute(runsDirectory)
+    let path = runs + "/" + id
+    try Confinement(root: runs, place: "runs folder").check(path)
     return RunFolder(path: path)
   }
 

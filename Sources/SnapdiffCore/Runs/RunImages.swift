@@ -51,12 +51,49 @@ public struct RunImages: Sendable {
     return hash
   }
 
-  /// Links blob `hash` into the run folder (a folder that already has it is left alone).
+  /// Links blob `hash` into the run folder (a folder that already has it is left alone), once
+  /// the blob is checked whole (`BlobStore.contains`): a damaged blob is never linked into a run.
+  ///
+  /// - Throws: `FileError` naming the blob when it is gone or damaged (`put` writes it again).
   public func link(_ hash: String) throws {
     let target = folder.path + "/" + Self.relativePath(of: hash)
-    if FileSystem.isFile(target) { return }
+    if FileSystem.kind(of: target) == .file { return }
+    guard blobs.contains(hash) else {
+      throw FileError(
+        path: blobs.path(of: hash), message: "is gone or damaged (not a regular file whose bytes hash to its name)")
+    }
     try folder.confinement.createFolders(containing: target)
     try folder.confinement.link(blobs.path(of: hash), to: target)
+  }
+
+  /// The bytes of image `hash` as the run compared it: the run folder's own copy when it is a
+  /// regular file whose bytes hash to `hash`, else the blob (`BlobStore.read`, checked the same
+  /// way). Never read through a link: what a report shows is the image its hash names.
+  ///
+  /// - Throws: `FileError` when neither is there and whole.
+  public func bytes(of hash: String) throws -> [UInt8] {
+    let linked = folder.path + "/" + Self.relativePath(of: hash)
+    if FileSystem.kind(of: linked) == .file, let bytes = try? FileIO.readRegularFile(linked, limit: 1 << 34),
+      SHA256.hex(bytes) == hash
+    {
+      return bytes
+    }
+    return try blobs.read(hash)
+  }
+
+  /// The file that holds image `hash` whole, to be served as it is: the run folder's own copy
+  /// (inside the folder, a regular file whose bytes hash to `hash`: a hard link to a checked blob
+  /// is known whole without hashing it again), else the blob when it is whole; `nil` when neither
+  /// is.
+  public func wholeFile(of hash: String) -> String? {
+    guard BlobStore.isHash(hash) else { return nil }
+    let linked = folder.path + "/" + Self.relativePath(of: hash)
+    if (try? folder.confinement.check(linked)) != nil,
+      FileHashes.shared(for: blobs).isWholeBlob(linked, hash: hash)
+    {
+      return linked
+    }
+    return blobs.contains(hash) ? blobs.path(of: hash) : nil
   }
 
   /// The hashes a snapshot's record holds.

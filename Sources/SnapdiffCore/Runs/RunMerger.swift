@@ -1,9 +1,22 @@
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
+
 /// `snapdiff merge`: joins the runs of one run's parts (CI jobs that each ran `check --shard
 /// i/n` or `check --partial`) into one complete run, with one set of reports.
 ///
 /// A baseline is `missing` in the merged run only when no part received its frame (nor skipped
-/// it). The parts' current frames and diff images are copied into the new run folder, so the
-/// merged run keeps what its review needs, like any other.
+/// it). The parts' current frames and diff images come into the blob store, and the new run
+/// folder links them, so the merged run keeps what its review needs, like any other.
+///
+/// A part is a CI artifact: untrusted input. Nothing in it is taken on its word: its files are
+/// read only inside its folder, as regular files within `Limits`; an image is taken only when its
+/// bytes hash to the hash the record names (what the report shows is what `approve` promotes);
+/// the merged record's paths are this run's own (`current/<key>.png`, `diff/<key>.png`), never
+/// the part's; a verdict that contradicts its images (a `passed` snapshot whose frame is not its
+/// baseline's bytes) or a shard that is not `i/n` is refused.
 ///
 /// ```swift
 /// let merger = RunMerger(store: try BaselineStore(root: "baselines"), runsDirectory: ".snapdiff/runs")
@@ -13,6 +26,24 @@
 public struct RunMerger: Sendable {
   public var store: BaselineStore
   public var runsDirectory: String
+  public var limits = Limits()
+
+  /// What one part may hold; anything over is refused before it is merged.
+  public struct Limits: Sendable, Equatable {
+    /// The part's `run.json`, in bytes (32 MiB: some 50,000 snapshots as `check` writes them).
+    public var recordBytes = 32 << 20
+    /// Snapshots in one part.
+    public var snapshots = 50_000
+    /// One image file of the part (`images/<hash>.png`), in bytes.
+    public var imageBytes = 256 << 20
+    /// One element tree beside a current frame, in bytes.
+    public var treeBytes = 16 << 20
+    /// The text one snapshot's record carries into the reports (its key, error, notes, text and
+    /// layout changes, region lists), in bytes.
+    public var snapshotTextBytes = 64 << 10
+
+    public init() {}
+  }
 
   public init(store: BaselineStore, runsDirectory: String) {
     self.store = store
@@ -23,12 +54,17 @@ public struct RunMerger: Sendable {
   ///
   /// - Throws: `RunError` when the parts do not make one run: a part that is complete on its
   ///   own or still open, shards that are not all of `1/n … n/n` once each, environments or
-  ///   record modes that differ, a key in two parts; `KeyError` for keys that collide;
-  ///   `StoreEscapeError` for a part whose files lead out of its folder.
+  ///   record modes that differ, a key in two parts, a part over `limits`, a shard that is not
+  ///   `i/n`, an image whose bytes are not its hash, a verdict its images contradict; `KeyError`
+  ///   for keys that collide or cannot be keys; `StoreEscapeError` for a part whose files lead
+  ///   out of its folder; `FileError` for a file that is not a regular file.
   public func merge(_ parts: [RunFolder]) throws -> RunChecker.Outcome {
     guard let first = parts.first else { throw RunError("say which runs to merge") }
-    let records = try parts.map { try $0.load() }
+    let records = try parts.map(loadPart)
     try Self.checkParts(records, folders: parts)
+    for (record, part) in zip(records, parts) {
+      for snapshot in record.snapshots { try check(snapshot, of: part) }
+    }
 
     var owner: [String: String] = [:]
     for (record, part) in zip(records, parts) {
@@ -50,11 +86,17 @@ public struct RunMerger: Sendable {
       try images.blobs.whileAdding {
         var snapshots: [SnapshotRecord] = []
         for (record, part) in zip(records, parts) {
-          try copyImages(from: part, to: folder)
           for var snapshot in record.snapshots {
+            let key = try SnapshotKey(snapshot.key)
             // The images the part compared, into this blob store (a part from another machine
             // brings them in its images/ folder) and linked into the merged run.
             for hash in RunImages.hashes(of: snapshot) { try adopt(hash, from: part, into: images) }
+            // Paths are this run's own, never the part's: the frame and diff image as their
+            // hashes name them.
+            snapshot.current = try placeCurrent(of: snapshot, key: key, from: part, in: images)
+            snapshot.diff = try snapshot.diffHash.map { hash in
+              folder.relative(try place(hash, at: folder.diffPath(for: key), in: images))
+            }
             // The baseline as this store has it (a part may come from another machine).
             let baseline = try store.locate(SnapshotKey(snapshot.key))
             snapshot.baseline = baseline.map { folder.relative($0.path) }
@@ -90,8 +132,7 @@ public struct RunMerger: Sendable {
     guard BlobStore.isHash(hash) else { throw RunError("\(part.recordPath): '\(hash)' is not an image hash") }
     if !images.blobs.contains(hash) {
       let source = part.path + "/" + RunImages.relativePath(of: hash)
-      try part.confinement.check(source)
-      let bytes = try FileIO.read(source)
+      let bytes = try part.confinement.read(source, limit: limits.imageBytes)
       guard SHA256.hex(bytes) == hash else {
         throw RunError("\(source): its bytes do not hash to its name: the part's images are damaged")
       }
@@ -125,7 +166,15 @@ public struct RunMerger: Sendable {
         "the runs used different record modes (\(modes.sorted().joined(separator: ", "))): check every part with the same --record"
       )
     }
-    let shards = records.compactMap { $0.shard.flatMap { try? Shard($0) } }
+    var shards: [Shard] = []
+    for (record, folder) in zip(records, folders) {
+      guard let text = record.shard else { continue }
+      do {
+        shards.append(try Shard(text))
+      } catch {
+        throw RunError("\(folder.recordPath): \(error)")
+      }
+    }
     guard !shards.isEmpty else { return }
     guard shards.count == records.count, let count = shards.first?.count, shards.allSatisfy({ $0.count == count })
     else {
@@ -144,17 +193,79 @@ public struct RunMerger: Sendable {
     }
   }
 
-  /// Copies a part's current frames and diff images (`current/…`, `diff/…`) into `folder`;
-  /// nothing is read through a link out of the part's folder.
-  private func copyImages(from part: RunFolder, to folder: RunFolder) throws {
-    for subfolder in ["current", "diff"] where FileSystem.isDirectory(part.path + "/" + subfolder) {
-      for file in try FileSystem.files(under: part.path + "/" + subfolder) {
-        let source = part.path + "/" + subfolder + "/" + file
-        try part.confinement.check(source)
-        let target = folder.path + "/" + subfolder + "/" + file
-        try folder.confinement.createFolders(containing: target)
-        try folder.confinement.write(FileIO.read(source), to: target)
-      }
+  /// A part's `run.json`, read as a regular file inside the part, within `limits`.
+  private func loadPart(_ part: RunFolder) throws -> RunRecord {
+    let record = try RunRecord.decode(
+      part.confinement.read(part.recordPath, limit: limits.recordBytes), path: part.recordPath)
+    guard record.snapshots.count <= limits.snapshots else {
+      throw RunError(
+        "\(part.recordPath): \(record.snapshots.count) snapshots, over the limit of \(limits.snapshots) for one part")
     }
+    return record
+  }
+
+  /// One snapshot of a part, before anything is merged: its key is a key, its text within
+  /// `limits`, and its verdict agrees with the images it names.
+  private func check(_ snapshot: SnapshotRecord, of part: RunFolder) throws {
+    let key = try SnapshotKey(snapshot.key)
+    let text = snapshot.textBytes
+    guard text <= limits.snapshotTextBytes else {
+      throw RunError(
+        "\(part.recordPath): '\(key)' carries \(text) bytes of text, over the limit of \(limits.snapshotTextBytes) for one snapshot"
+      )
+    }
+    func refuse(_ problem: String) -> RunError {
+      RunError(
+        "\(part.recordPath): '\(key)' is \(snapshot.status.rawValue), but \(problem): the part was changed after its check; nothing merged"
+      )
+    }
+    switch snapshot.status {
+    case .passed:
+      // A passing frame is kept only when it is its baseline's bytes (`RunChecker.conclude`).
+      if let current = snapshot.currentHash, current != snapshot.baselineHash {
+        throw refuse(
+          "its frame (sha256 \(current.prefix(12))) is not its baseline's bytes (\(BaselineHistory.short(snapshot.baselineHash)))"
+        )
+      }
+      if snapshot.diffHash != nil { throw refuse("it has a diff image") }
+    case .failed where snapshot.error == nil, .new, .rejected:
+      if snapshot.currentHash == nil { throw refuse("it names no current frame") }
+    case .missing:
+      if snapshot.currentHash != nil { throw refuse("it names a current frame") }
+    default:
+      break
+    }
+  }
+
+  /// A snapshot's current frame, by its hash, at this run's path for it (`current/<key>.png`),
+  /// with the element tree the part kept beside it (read inside the part, within `limits`, and
+  /// decoded); `nil` for a passing frame (the report shows its baseline) or one without a hash.
+  private func placeCurrent(of snapshot: SnapshotRecord, key: SnapshotKey, from part: RunFolder, in images: RunImages)
+    throws -> String?
+  {
+    guard snapshot.status != .passed, let hash = snapshot.currentHash else { return nil }
+    let target = try place(hash, at: images.folder.currentCopyPath(for: key), in: images)
+    let partTree = Frame.treePath(besidePNG: part.currentCopyPath(for: key))
+    if FileSystem.exists(partTree) {
+      let tree = try ElementTree.decode(part.confinement.read(partTree, limit: limits.treeBytes), path: partTree)
+      try images.folder.confinement.write(try tree.encoded(), to: Frame.treePath(besidePNG: target))
+    }
+    return images.folder.relative(target)
+  }
+
+  /// Blob `hash` (adopted already) given a second name at `path` in the merged run folder.
+  private func place(_ hash: String, at path: String, in images: RunImages) throws -> String {
+    try images.folder.confinement.createFolders(containing: path)
+    try images.folder.confinement.replaceWithLink(to: images.blobs.path(of: hash), at: path)
+    return path
+  }
+}
+
+extension SnapshotRecord {
+  /// How many bytes the record takes as JSON: the text it carries into the reports.
+  fileprivate var textBytes: Int {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.withoutEscapingSlashes]
+    return (try? encoder.encode(self).count) ?? Int.max
   }
 }

@@ -31,42 +31,8 @@ public struct SnapshotLog: SnapshotRecordStore {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     var line = Array(try encoder.encode(record))
     line.append(0x0A)
-    let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw FileError.system(path: path, action: "open the snapshot log") }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw FileError.system(path: path, action: "read the size of") }
-    let size = Int(status.st_size)
-    var separator = 0
-    if size > 0 {
-      // A line a crash cut short: ours starts on a line of its own.
-      var last: UInt8 = 0
-      if pread(descriptor, &last, 1, off_t(size - 1)) == 1, last != 0x0A {
-        line.insert(0x0A, at: 0)
-        separator = 1
-      }
-    }
-    var written = 0
-    let failure: Int32 = line.withUnsafeBytes { buffer in
-      while written < buffer.count {
-        let count = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-        if count < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        written += count
-      }
-      return 0
-    }
-    guard failure == 0 else { throw FileError.system(path: path, action: "append to", errorNumber: failure) }
-    FileAccessCounter.synced(path)
-    #if canImport(Darwin)
-      let synced = fsync(descriptor)
-    #else
-      let synced = fdatasync(descriptor)
-    #endif
-    guard synced == 0 else { throw FileError.system(path: path, action: "flush") }
-    return (size + separator)..<(size + line.count)
+    // A line a crash cut short: ours starts on a line of its own (`FileIO.appendLine`).
+    return try FileIO.appendLine(line, to: path)
   }
 
   public func records(after position: Int) throws -> (records: [SnapshotRecord], end: Int) {

@@ -1,5 +1,5 @@
 /// Counts the whole-file reads (`FileIO.read`), the flushes to the disk (`fsync` in
-/// `FileIO.writeAtomically` and `FileIO.append`, and the snapshot log's), the paths resolved to
+/// `FileIO.writeAtomically` and `FileIO.appendLine`: the logs), the paths resolved to
 /// their real path (`FileSystem.resolved`: a `readlink` per component) and the folders asked
 /// for with `mkdir` (`FileSystem.createDirectories`) below one folder while it is started: how a
 /// test pins that a request reads a file once, not twice, and waits for the disk or walks a path

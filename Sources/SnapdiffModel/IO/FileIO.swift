@@ -46,6 +46,29 @@ public enum FileIO {
     return bytes
   }
 
+  /// The whole content of the regular file at `path`, for files whose origin is not trusted (a
+  /// CI artifact, a run record's path): a device (`/dev/zero`), a FIFO or a socket is refused
+  /// before a byte is read (opening never blocks), and the file is read only when its size is
+  /// within `limit`.
+  ///
+  /// - Throws: `FileError` naming the file when it is missing, not a regular file, or over
+  ///   `limit` bytes.
+  public static func readRegularFile(_ path: String, limit: Int) throws(FileError) -> [UInt8] {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else { throw .system(path: path, action: "open") }
+    var status = stat()
+    let statted = fstat(descriptor, &status) == 0
+    close(descriptor)
+    guard statted else { throw .system(path: path, action: "stat") }
+    guard (status.st_mode & S_IFMT) == S_IFREG else {
+      throw FileError(path: path, message: "is not a regular file")
+    }
+    guard Int(status.st_size) <= limit else {
+      throw FileError(path: path, message: "is \(status.st_size) bytes, over the \(limit)-byte limit")
+    }
+    return try read(path, limit: limit)
+  }
+
   /// The size of the regular file at `path`, or `nil` when it is not one or cannot be seen;
   /// errors are left to `read`, which names them.
   public static func regularFileSize(_ path: String) -> Int? {
@@ -141,18 +164,41 @@ public enum FileIO {
     if failure != 0 { throw .system(path: path, action: "replace", errorNumber: failure) }
   }
 
-  /// Appends `bytes` to `path` (created when missing) with `O_APPEND`, so lines that writers
-  /// append at once never interleave, then `fsync`s.
-  public static func append(_ bytes: [UInt8], to path: String) throws(FileError) {
+  /// Appends `line` (one line, ending with a line feed) to `path` (created when missing) with
+  /// `O_APPEND`, then flushes it to disk: the one way a line goes onto an append-only log. When
+  /// the file does not end with a line feed (a crash or a full disk cut its last line short),
+  /// a line feed goes first, so the new line is never glued onto the broken one.
+  ///
+  /// - Returns: where the line (without that line feed) lies in the file, in bytes.
+  @discardableResult
+  public static func appendLine(_ line: [UInt8], to path: String) throws(FileError) -> Range<Int> {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw .system(path: path, action: "open for appending") }
     defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw .system(path: path, action: "read the size of") }
+    let size = Int(status.st_size)
+    var bytes = line
+    if size > 0 {
+      var last: UInt8 = 0
+      let reader = open(path, O_RDONLY | O_CLOEXEC)
+      if reader >= 0 {
+        if pread(reader, &last, 1, off_t(size - 1)) == 1, last != 0x0A { bytes.insert(0x0A, at: 0) }
+        close(reader)
+      }
+    }
     var failure = writeAll(bytes, to: descriptor)
     if failure == 0 {
       FileAccessCounter.synced(path)
-      if fsync(descriptor) != 0 { failure = errno }
+      #if canImport(Darwin)
+        if fsync(descriptor) != 0 { failure = errno }
+      #else
+        if fdatasync(descriptor) != 0 { failure = errno }
+      #endif
     }
     if failure != 0 { throw .system(path: path, action: "append to", errorNumber: failure) }
+    let start = size + bytes.count - line.count
+    return start..<(size + bytes.count)
   }
 
   /// Writes every byte of `bytes` to `descriptor`, retrying after signals; 0, or the `errno`

@@ -55,11 +55,12 @@ final class RunService: Sendable {
   ///
   /// - Throws: `APIError.notFound` when there is no such run.
   func folder(_ id: String) throws -> RunFolder {
-    guard RunFolder.isRunID(id), FileSystem.isFile(configuration.runsDirectory + "/" + id + "/run.json")
+    guard RunFolder.isValidID(id), FileSystem.isFile(configuration.runsDirectory + "/" + id + "/run.json"),
+      let folder = try? RunFolder.inside(configuration.runsDirectory, id: id)
     else {
       throw APIError.notFound("no run '\(id)'")
     }
-    return RunFolder(path: configuration.runsDirectory + "/" + id)
+    return folder
   }
 
   /// Run `id`'s record: `run.json`, with an open run's snapshots from its log.
@@ -289,17 +290,12 @@ final class RunService: Sendable {
       guard BlobStore.isHash(hash) else {
         throw APIError.notFound("the \(kind.rawValue) image of '\(key)' has no valid hash in run \(id)")
       }
-      let blobs = BlobStore.beside(runsDirectory: configuration.runsDirectory)
-      for (path, root) in [
-        (folder.path + "/" + RunImages.relativePath(of: hash), folder.path), (blobs.path(of: hash), blobs.root),
-      ] {
-        if let real = FileSystem.resolved(path), FileSystem.isFile(real),
-          let realRoot = FileSystem.resolved(root), real.hasPrefix(realRoot + "/")
-        {
-          return real
-        }
+      // Served only when its bytes are the image the hash names (`RunImages.wholeFile`).
+      let images = RunImages(folder: folder, blobs: BlobStore.beside(runsDirectory: configuration.runsDirectory))
+      guard let file = images.wholeFile(of: hash) else {
+        throw APIError.notFound("the \(kind.rawValue) image of '\(key)' is no longer kept whole (run \(id))")
       }
-      throw APIError.notFound("the \(kind.rawValue) image of '\(key)' is no longer kept (run \(id))")
+      return file
     }
     let relative: String?
     let allowedRoots: [String]
