@@ -65,6 +65,8 @@ max_len() {
   case $1 in
     fuzz-png) echo 16384 ;;
     fuzz-diff | fuzz-levels) echo 4096 ;;
+    # Room for a dump past the depth limit (xcui-deep-300-levels.txt: 68 KB).
+    fuzz-xcui) echo 81920 ;;
     *) echo 16384 ;;
   esac
 }
