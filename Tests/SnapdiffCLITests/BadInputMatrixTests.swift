@@ -587,12 +587,14 @@ struct BadInputMatrixTests {
     // The nearest a tree gets to a cycle: one identifier at every level of a path, so that a
     // selector `loop/loop` or layout matching by identifier could chase it.
     TreeRow(name: "one identifier at all 60 levels of a path", json: nested(60, identifier: "loop"), problem: nil),
-    // Foundation's JSON parser stops at 512 nested arrays and objects (two per element level).
-    TreeRow(name: "300 levels deep", json: nested(300), problem: ""),
+    // Past 200 levels (two brackets each), refused before the parser (which stops at 512) reads it.
+    TreeRow(
+      name: "300 levels deep", json: nested(300),
+      problem: "its JSON nests 603 brackets deep, over the limit of 408 (200 levels of elements)"),
     TreeRow(
       name: "100000 nested brackets",
       json: String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
-      problem: ""),
+      problem: "its JSON nests 100000 brackets deep, over the limit of 408 (200 levels of elements)"),
   ]
 
   @Test("a tree with one identifier down a path: selectors match each level, layout compares in time")

@@ -400,9 +400,9 @@ struct XCUITextDumpTests {
     #expect(tree.root.children[0].children.count == 1)
   }
 
-  @Test("deep nesting builds without recursion")
+  @Test("deep nesting, to the depth limit, builds without recursion")
   func deepNesting() throws {
-    let depth = 400
+    let depth = ElementTree.maximumDepth - 1
     var text = "Element subtree:\n →Application, pid: 1, label: 'Deep'\n"
     for level in 1...depth {
       text += String(repeating: " ", count: 2 + 2 * level)

@@ -72,6 +72,9 @@ max_len() {
   case $1 in
     fuzz-png) echo 16384 ;;
     fuzz-diff | fuzz-levels) echo 4096 ;;
+    # Room for a dump past the depth limit (xcui-deep-201-levels.txt: 25 KB; each level costs
+    # its indentation).
+    fuzz-xcui) echo 32768 ;;
     *) echo 16384 ;;
   esac
 }

@@ -217,7 +217,7 @@ public struct ContrastCheck: Sendable, Equatable {
       let kind = override(for: element)
       let text = Self.text(of: element)
       // Text inside text (a button's title as a static text) is measured once, innermost.
-      let hasInnerText = element.children.contains { $0.allElements().contains { Self.text(of: $0) != nil } }
+      let hasInnerText = element.hasDescendant(where: { Self.text(of: $0) != nil })
       // WCAG exempts inactive components: a disabled element is checked only when a region selects it.
       guard kind != .ignore, element.isEnabled || kind != nil,
         kind == .graphicalObject || (text != nil && (!hasInnerText || kind != nil))

@@ -137,18 +137,17 @@ public struct FrameComparison: Sendable {
     options.ignoreRegions += masks.regions
     options.matchLevel = matchLevel
     // Masked elements (and what is inside them) are not part of the layout or the text either.
-    let masked = selectors.flatMap { selector in
-      trees.flatMap { selector.matches(in: $0).flatMap { $0.allElements() } }
-    }
+    // A set: a selector may match every element of a large tree, and each change is looked up.
+    let masked = Set(
+      selectors.flatMap { selector in
+        trees.flatMap { selector.matches(in: $0).flatMap { $0.allElements() } }
+      }.map { MaskedElement($0.identifier, $0.elementType, $0.frame) })
     func isMasked(_ element: Element) -> Bool {
-      masked.contains {
-        $0.identifier == element.identifier && $0.elementType == element.elementType && $0.frame == element.frame
-      }
+      masked.contains(MaskedElement(element.identifier, element.elementType, element.frame))
     }
     func isMaskedChange(_ change: LayoutComparison.Change) -> Bool {
-      masked.contains { element in
-        element.identifier == change.identifier && element.elementType == change.elementType
-          && (element.frame == change.before || element.frame == change.after)
+      [change.before, change.after].contains { frame in
+        frame.map { masked.contains(MaskedElement(change.identifier, change.elementType, $0)) } ?? false
       }
     }
     var layout: [LayoutComparison.Change]?
@@ -279,5 +278,18 @@ public struct FrameComparison: Sendable {
         paint(box.maxX - 1, y)
       }
     }
+  }
+}
+
+/// What identifies a masked element: its identifier, type and frame.
+private struct MaskedElement: Hashable {
+  var identifier: String
+  var elementType: ElementType
+  var x, y, width, height: Double
+
+  init(_ identifier: String, _ elementType: ElementType, _ frame: ElementFrame) {
+    self.identifier = identifier
+    self.elementType = elementType
+    (x, y, width, height) = (frame.x, frame.y, frame.width, frame.height)
   }
 }

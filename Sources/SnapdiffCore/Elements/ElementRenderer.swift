@@ -166,7 +166,7 @@ private struct Context {
         PixelRect(x: box.x + px(16), y: box.maxY - line, width: box.width - px(16), height: line),
         Palette.separator, clip: clip)
       // A cell's label repeats its texts; draw it only when no child text shows it.
-      if !element.allElements().dropFirst().contains(where: { $0.elementType == .staticText }) {
+      if !element.hasDescendant(where: { $0.elementType == .staticText }) {
         let inset = PixelRect(x: box.x + px(16), y: box.y, width: box.width - px(32), height: box.height)
         text(element.label, in: inset, color: foreground ?? Palette.text, align: .leading, clip: clip)
       }

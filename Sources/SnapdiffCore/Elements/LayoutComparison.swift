@@ -1,7 +1,8 @@
 /// Compares the layout of two element trees: which elements were added, removed, moved,
 /// resized or relabelled, in points, so a failure can say "the Log in button moved 8 pt down".
 ///
-/// Elements are paired by identifier and type first, then by type and label, nearest first.
+/// Elements are paired by identifier and type first, then by type and label, nearest first,
+/// then by type at an overlapping place (`ElementPairing`: near-linear however large the trees).
 /// A child that moved with its parent is not reported: movement is measured relative to the
 /// paired parent.
 ///
@@ -166,79 +167,20 @@ public struct LayoutComparison: Sendable {
     return pair(old, new).map { (old[$0.0].element, new[$0.1].element) }
   }
 
-  /// Two elements named differently are different elements, wherever they are.
-  private static func differentIdentifiers(_ a: Element, _ b: Element) -> Bool {
-    !a.identifier.isEmpty && !b.identifier.isEmpty && a.identifier != b.identifier
-  }
-
+  /// The tree's elements in tree order (parents before children), walked without recursion.
   private static func flatten(_ root: Element) -> [Node] {
     var nodes: [Node] = []
-    func visit(_ element: Element, parent: Int?) {
+    var pending: [(element: Element, parent: Int?)] = [(root, nil)]
+    while let (element, parent) = pending.popLast() {
       nodes.append(Node(element: element, parent: parent))
       let index = nodes.count - 1
-      for child in element.children { visit(child, parent: index) }
+      for child in element.children.reversed() { pending.append((child, index)) }
     }
-    visit(root, parent: nil)
     return nodes
   }
 
-  /// Pairs elements: identical identifier and type when both sides have exactly one; then
-  /// the same type and label, closest centres first.
+  /// Pairs the elements (`ElementPairing`): by identifier, then type and label, then place.
   private func pair(_ old: [Node], _ new: [Node]) -> [(Int, Int)] {
-    var pairs: [(Int, Int)] = []
-    var usedOld = Set<Int>()
-    var usedNew = Set<Int>()
-    func key(_ element: Element) -> String { element.elementType.rawValue + "\u{1F}" + element.identifier }
-    var oldByKey: [String: [Int]] = [:]
-    var newByKey: [String: [Int]] = [:]
-    for (index, node) in old.enumerated() where !node.element.identifier.isEmpty {
-      oldByKey[key(node.element), default: []].append(index)
-    }
-    for (index, node) in new.enumerated() where !node.element.identifier.isEmpty {
-      newByKey[key(node.element), default: []].append(index)
-    }
-    for (name, olds) in oldByKey.sorted(by: { $0.key < $1.key }) {
-      guard let news = newByKey[name], olds.count == 1, news.count == 1 else { continue }
-      pairs.append((olds[0], news[0]))
-      usedOld.insert(olds[0])
-      usedNew.insert(news[0])
-    }
-    // The rest: same type and label, nearest first (deterministic: ties by index).
-    var candidates: [(distance: Double, old: Int, new: Int)] = []
-    for (o, oldNode) in old.enumerated() where !usedOld.contains(o) {
-      for (n, newNode) in new.enumerated() where !usedNew.contains(n) {
-        let a = oldNode.element
-        let b = newNode.element
-        guard a.elementType == b.elementType, a.label == b.label, !Self.differentIdentifiers(a, b) else { continue }
-        let distance = abs(a.frame.midX - b.frame.midX) + abs(a.frame.midY - b.frame.midY)
-        candidates.append((distance, o, n))
-      }
-    }
-    candidates.sort { ($0.distance, $0.old, $0.new) < ($1.distance, $1.old, $1.new) }
-    for candidate in candidates where !usedOld.contains(candidate.old) && !usedNew.contains(candidate.new) {
-      pairs.append((candidate.old, candidate.new))
-      usedOld.insert(candidate.old)
-      usedNew.insert(candidate.new)
-    }
-    // Last: the same type at an overlapping place (a relabelled element without identifier).
-    var overlaps: [(distance: Double, old: Int, new: Int)] = []
-    for (o, oldNode) in old.enumerated() where !usedOld.contains(o) {
-      for (n, newNode) in new.enumerated() where !usedNew.contains(n) {
-        let a = oldNode.element.frame
-        let b = newNode.element.frame
-        guard oldNode.element.elementType == newNode.element.elementType,
-          !Self.differentIdentifiers(oldNode.element, newNode.element),
-          a.x < b.maxX, b.x < a.maxX, a.y < b.maxY, b.y < a.maxY
-        else { continue }
-        overlaps.append((abs(a.midX - b.midX) + abs(a.midY - b.midY), o, n))
-      }
-    }
-    overlaps.sort { ($0.distance, $0.old, $0.new) < ($1.distance, $1.old, $1.new) }
-    for candidate in overlaps where !usedOld.contains(candidate.old) && !usedNew.contains(candidate.new) {
-      pairs.append((candidate.old, candidate.new))
-      usedOld.insert(candidate.old)
-      usedNew.insert(candidate.new)
-    }
-    return pairs.sorted { $0.1 < $1.1 }
+    ElementPairing(old: old.map(\.element), new: new.map(\.element)).pairs.map { ($0.old, $0.new) }
   }
 }

@@ -81,7 +81,7 @@ public struct TextComparison: Sendable {
   /// holding a static text is compared through the static text, its background as pixels).
   static func isTextBox(_ element: Element) -> Bool {
     shownText(of: element) != nil
-      && !element.children.contains { $0.allElements().contains { shownText(of: $0) != nil } }
+      && !element.hasDescendant(where: { shownText(of: $0) != nil })
   }
 
   /// Compares the text elements of two frames.

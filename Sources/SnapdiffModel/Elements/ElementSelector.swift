@@ -121,11 +121,13 @@ public struct ElementMasks: Sendable, Equatable {
   /// element that moved is masked where it was and where it is).
   public static func resolve(_ selectors: [ElementSelector], in trees: [ElementTree]) -> ElementMasks {
     var regions: [PixelRect] = []
+    var seen = Set<PixelRect>()
     var unmatched: [String] = []
     for selector in selectors {
       let rects = trees.flatMap { selector.pixelRects(in: $0) }
       if rects.isEmpty { unmatched.append(selector.text) }
-      for rect in rects where !regions.contains(rect) { regions.append(rect) }
+      // A set beside the list: a selector may match every element of a large tree.
+      for rect in rects where seen.insert(rect).inserted { regions.append(rect) }
     }
     return ElementMasks(regions: regions, unmatched: unmatched)
   }

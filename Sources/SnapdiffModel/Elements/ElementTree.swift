@@ -182,9 +182,26 @@ public struct Element: Sendable, Codable, Equatable {
     children = try container.decodeIfPresent([Element].self, forKey: .children) ?? []
   }
 
-  /// This element and every descendant, depth first (parents before children).
+  /// This element and every descendant, depth first (parents before children), walked without
+  /// recursion.
   public func allElements() -> [Element] {
-    [self] + children.flatMap { $0.allElements() }
+    var elements: [Element] = []
+    var pending: [Element] = [self]
+    while let element = pending.popLast() {
+      elements.append(element)
+      pending.append(contentsOf: element.children.reversed())
+    }
+    return elements
+  }
+
+  /// Whether a descendant (not this element) satisfies `predicate`; stops at the first.
+  public func hasDescendant(where predicate: (Element) -> Bool) -> Bool {
+    var pending = children
+    while let element = pending.popLast() {
+      if predicate(element) { return true }
+      pending.append(contentsOf: element.children)
+    }
+    return false
   }
 }
 
@@ -244,16 +261,33 @@ extension ElementTree {
     return try XCUITextDump.parse(String(decoding: bytes, as: UTF8.self), path: path, scale: scale)
   }
 
+  /// A tree from JSON.
+  ///
+  /// - Throws: `ConfigurationError` naming `path`: the JSON path of a problem, or a tree nested
+  ///   deeper than `maximumDepth` (found before decoding) or larger than `maximumElementCount`.
   public static func decode(_ bytes: [UInt8], path: String) throws -> ElementTree {
+    let nesting = jsonNesting(bytes)
+    if nesting > maximumJSONNesting {
+      throw ConfigurationError("\(path): not a valid element tree: \(nestingProblem(nesting))")
+    }
+    let tree: ElementTree
     do {
-      return try JSONDecoder().decode(ElementTree.self, from: Data(bytes))
+      tree = try JSONDecoder().decode(ElementTree.self, from: Data(bytes))
     } catch {
       throw ConfigurationError("\(path): not a valid element tree: \(JSONProblem.describe(error))")
     }
+    if let problem = tree.limitProblem {
+      throw ConfigurationError("\(path): not a valid element tree: it \(problem)")
+    }
+    return tree
   }
 
   /// The tree as JSON, keys sorted.
+  ///
+  /// - Throws: `ConfigurationError` for a tree built in code past `maximumDepth` or
+  ///   `maximumElementCount` (one read from a file was checked when it was read).
   public func encoded() throws -> [UInt8] {
+    if let problem = limitProblem { throw ConfigurationError("the element tree \(problem)") }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return Array(try encoder.encode(self)) + [0x0A]

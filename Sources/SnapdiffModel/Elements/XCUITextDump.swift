@@ -86,6 +86,7 @@ public enum XCUITextDump {
         "\(name): \(whichLine) \(header + 1): 'Element subtree:' is followed by no elements")
     }
     link(&nodes)
+    try checkLimits(nodes, name: name)
     guard let screen = screenFrame(nodes) else {
       throw ConfigurationError(
         "\(name): no element under 'Element subtree:' has a frame with a width and a height, "
@@ -204,6 +205,22 @@ public enum XCUITextDump {
         nodes[parent].children.append(index)
       }
       open.append((indent, index))
+    }
+  }
+
+  /// Refuses a dump past `ElementTree.maximumDepth` or `maximumElementCount`, before a tree is
+  /// built: its elements are encoded, rendered and compared by walks that recurse.
+  private static func checkLimits(_ nodes: [Node], name: String) throws {
+    // A wrapping root is added when there are several top-level elements.
+    let wrapped = nodes.lazy.filter { $0.parent == nil }.count > 1 ? 1 : 0
+    // Parents come before their children: one pass gives every level.
+    var levels = [Int](repeating: 1, count: nodes.count)
+    for index in nodes.indices {
+      if let parent = nodes[index].parent { levels[index] = levels[parent] + 1 }
+    }
+    let depth = (levels.max() ?? 0) + wrapped
+    if let problem = ElementTree.limitProblem(depth: depth, count: nodes.count + wrapped) {
+      throw ConfigurationError("\(name): the element tree \(problem)")
     }
   }
 

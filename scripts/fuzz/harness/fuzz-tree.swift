@@ -2,8 +2,9 @@
 //
 // Any input must either be refused with a `ConfigurationError` naming the file, or give a tree
 // that honours the format's limits (scale 1–3, a screen within 0–100000 points, frames finite,
-// within ±100000, no negative size), encodes, and decodes back to itself. Small trees are also
-// rendered and compared with themselves, so the renderer and the layout diff see fuzzed frames.
+// within ±100000, no negative size, at most 200 levels and 100,000 elements), encodes, and
+// decodes back to itself. Every tree is layout-compared with itself (pairing is near-linear,
+// whatever the tree); small ones are also rendered.
 import SnapdiffCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -25,12 +26,12 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
   let elements = tree.root.allElements()
   for element in elements { _ = element.frame.pixels(scale: tree.scale) }
-  // Render and layout-compare small screens only (a fuzzed screen may be 300000 px wide).
+  precondition(
+    LayoutComparison().changes(from: tree, to: tree).isEmpty, "a tree differs from itself")
+  // Render small screens only (a fuzzed screen may be 300000 px wide).
   if tree.pixelSize.area <= 128 * 128 && elements.count <= 64 {
     let image = ElementRenderer().render(tree)
     precondition(image.size == tree.pixelSize)
-    precondition(
-      LayoutComparison().changes(from: tree, to: tree).isEmpty, "a tree differs from itself")
   }
   return 0
 }
@@ -47,4 +48,6 @@ func checkLimits(_ tree: ElementTree) {
     }
     precondition(frame.width >= 0 && frame.height >= 0, "frame \(frame)")
   }
+  let (depth, count) = tree.measurements
+  precondition(depth <= ElementTree.maximumDepth && count <= ElementTree.maximumElementCount)
 }

@@ -3,7 +3,8 @@
 // Any text must either be refused with a `ConfigurationError` naming the file, or give a tree
 // the JSON format accepts: what `render` and `compare` read from a `.txt` must be as valid as
 // what they read from a `.tree.json` (scale as asked, the screen within 0–100000 points, frames
-// finite, within ±100000, no negative size).
+// finite, within ±100000, no negative size, at most 200 levels: a deeper dump once parsed, then
+// overflowed the stack when encoded), and compare with itself as unchanged.
 import SnapdiffCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -29,5 +30,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     preconditionFailure("the dump gives a tree the JSON format refuses: \(error)")
   }
   precondition(again == tree, "a parsed tree does not survive encoding")
+  precondition(tree.measurements.depth <= ElementTree.maximumDepth)
+  precondition(
+    LayoutComparison().changes(from: tree, to: tree).isEmpty, "a tree differs from itself")
   return 0
 }
