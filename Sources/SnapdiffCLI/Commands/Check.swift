@@ -87,6 +87,12 @@ extension Snapdiff {
     @Flag(help: "Do not use the cache of decoded baselines (.snapdiff/cache, safe to delete, at most 2 GiB).")
     var noCache = false
 
+    @Flag(
+      help:
+        "Print where the time went on standard error (reading, decoding, comparing, diff images, keeping images, run record, reports: wall and CPU time, share of the process's CPU); also SNAPDIFF_TIMINGS=1."
+    )
+    var timings = false
+
     @OptionGroup(title: "Comparison")
     var diffOptions: DiffOptionGroup
 
@@ -104,6 +110,7 @@ extension Snapdiff {
 
     func run() throws {
       let environment = ProcessEnvironment.variables
+      let timings = timings || environment["SNAPDIFF_TIMINGS"] == "1" ? CheckTimings() : nil
       let (outcome, mode) = try reportingErrors { () throws -> (RunChecker.Outcome, RecordMode) in
         let resolved = try project.project()
         LeftoverCleaning.run(store: resolved.store, runsDirectory: resolved.runsDirectory)
@@ -125,6 +132,7 @@ extension Snapdiff {
         checker.contrast = try contrastOptions.contrastCheck(defaults: resolved.config.settings)
         checker.shard = shard
         checker.partial = partial
+        checker.observer = timings
         let detected = RunBranch.detect(environment: environment, directory: FileSystem.currentDirectory())
         checker.branch = branch ?? detected.branch
         checker.baseBranch = baseBranch ?? detected.base
@@ -137,6 +145,10 @@ extension Snapdiff {
         progress.finish()
         if let regJSON { try RunReports.writeRegJSON(outcome.record, folder: outcome.folder, to: regJSON) }
         return (outcome, recordMode)
+      }
+      if let timings {
+        Console.status(
+          timings.table(snapshots: outcome.record.snapshots.count, jobs: max(1, jobs ?? ProcessorCount.active)) + "\n")
       }
       try RunSummary.conclude(outcome, recordMode: mode, failOnMissing: failOnMissing, quiet: quiet)
     }
