@@ -10,7 +10,7 @@ struct ExecutableLinkingTests {
     let output = try ExternalTool.run(["ldd", SnapdiffProcess.executable])
     try #require(output.status == 0, "ldd \(SnapdiffProcess.executable): \(output.standardError)")
     return output.standardOutput.split(separator: "\n").compactMap {
-      $0.split(separator: " ").first.map { String($0.split(separator: "/").last ?? $0) }
+      $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).first.map { String($0.split(separator: "/").last ?? $0) }
     }
   }
 
