@@ -80,12 +80,12 @@ let testAPITargets: [Target] = [
 /// runtime, Dispatch and FoundationEssentials inside the executable (what `--static-swift-stdlib`
 /// does, for `snapdiff` alone); `dynamic` loads them as shared libraries, whose relocations and
 /// symbol lookups the dynamic loader does at every start (`compare` of two 1×1 PNGs: 6.3 against
-/// 3.4 ms of CPU; docs/performance.md, "Start-up"). Only the executable has the flags: in a test
-/// bundle that linked it they would put a second Swift runtime beside XCTest's (so no test target
-/// depends on `snapdiff`; `swift test` builds it anyway), and SwiftPM refuses unsafe flags in the
-/// closure of a product used from a package by version, which SnapdiffTesting's closure stays out
-/// of (scripts/check_test_api_closure.py checks). macOS has the Swift runtime in the system and no
-/// static one: the flags are Linux's.
+/// 3.4 ms of CPU; docs/performance.md, "Current figures"). Only the executable has the flags: in a
+/// test bundle that linked it they would put a second Swift runtime beside XCTest's (so no test
+/// target depends on `snapdiff`; `swift test` builds it anyway), and SwiftPM refuses unsafe flags
+/// in the closure of a product used from a package by version, which SnapdiffTesting's closure
+/// stays out of (scripts/check_test_api_closure.py checks). macOS has the Swift runtime in the
+/// system and no static one: the flags are Linux's.
 let linksSwiftStatically = ProcessInfo.processInfo.environment["SNAPDIFF_LINK"] != "dynamic"
 let staticSwiftStdlib: [String] = linksSwiftStatically ? ["-static-stdlib"] : []
 
