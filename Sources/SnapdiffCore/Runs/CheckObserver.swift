@@ -31,6 +31,9 @@ extension CheckObserver {
 
 /// The stages of a check a `CheckObserver` is told about, in the order `check --timings` lists them.
 public enum CheckStage: String, CaseIterable, Sendable {
+  /// Each snapshot's baseline located, its settings (settings files, config rules) resolved, and
+  /// the element trees beside its files looked for.
+  case locate = "locating baselines and settings"
   /// Frames and baselines read from their files.
   case read = "reading files"
   /// PNGs decoded (the baseline cache's reads and fills included) and trees rendered.

@@ -63,7 +63,8 @@ public final class CheckTimings: CheckObserver, @unchecked Sendable {
       )
     }
     let rest = processCPU > staged ? processCPU - staged : 0
-    lines.append("| elsewhere (start-up, listing frames, locks, summary) | | | \(seconds(rest)) | \(share(rest)) |")
+    lines.append(
+      "| elsewhere (start-up, listing frames, threads, locks, summary) | | | \(seconds(rest)) | \(share(rest)) |")
     let inner = (totals[.decode]?.cpuNanoseconds ?? 0) + (totals[.compare]?.cpuNanoseconds ?? 0)
     let outside = processCPU > inner ? processCPU - inner : 0
     lines.append("")

@@ -32,7 +32,7 @@ extension RunChecker {
     var record = SnapshotRecord(key: key.rawValue, status: .failed)
     let images = RunImages(folder: folder, blobs: blobs)
     do {
-      let baseline = try store.locate(key)
+      let baseline = try measured(.locate, by: observer) { try store.locate(key) }
       record.baseline = baseline.map { folder.relative($0.path) }
       record.baselineEnvironment = baseline?.environment
       // The bytes compared are the bytes kept: an approval replacing the file later changes
@@ -51,7 +51,9 @@ extension RunChecker {
       }
       let baselineBytes = baselineFile?.bytes
       record.baselineHash = try measured(.keep, by: observer) { try baselineFile.map { try images.keep($0) } }
-      let comparison = try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
+      let comparison = try measured(.locate, by: observer) {
+        try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
+      }
       if comparison.matchLevel != .strict { record.matchLevel = comparison.matchLevel }
       guard let baseline, let baselineBytes else {
         return try recordNew(
@@ -61,10 +63,11 @@ extension RunChecker {
       if let unchanged = unchangedTree(currentPath, baseline: baseline, comparison: comparison) {
         return try conclude(unchanged, key, baseline: baseline, currentPath: currentPath, folder: folder, into: record)
       }
-      let usesFrames =
+      let usesFrames = measured(.locate, by: observer) {
         Frame.isTree(currentPath) || !comparison.selectors.isEmpty || !comparison.regions.isEmpty
-        || comparison.matchLevel == .layout
-        || Frame.treeFile(besidePNG: baseline.path) != nil || Frame.treeFile(besidePNG: currentPath) != nil
+          || comparison.matchLevel == .layout
+          || Frame.treeFile(besidePNG: baseline.path) != nil || Frame.treeFile(besidePNG: currentPath) != nil
+      }
       if usesFrames {
         return try compareFrames(
           key, baseline: baseline, currentPath: currentPath, comparison: comparison,
