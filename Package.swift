@@ -76,6 +76,19 @@ let testAPITargets: [Target] = [
   ),
 ]
 
+/// How `snapdiff` links on Linux (SNAPDIFF_LINK): `static-stdlib`, the default, puts the Swift
+/// runtime, Dispatch and FoundationEssentials inside the executable (what `--static-swift-stdlib`
+/// does, for `snapdiff` alone); `dynamic` loads them as shared libraries, whose relocations and
+/// symbol lookups the dynamic loader does at every start (`compare` of two 1×1 PNGs: 6.3 against
+/// 3.4 ms of CPU; docs/performance.md, "Current figures"). Only the executable has the flags: in a
+/// test bundle that linked it they would put a second Swift runtime beside XCTest's (so no test
+/// target depends on `snapdiff`; `swift test` builds it anyway), and SwiftPM refuses unsafe flags
+/// in the closure of a product used from a package by version, which SnapdiffTesting's closure
+/// stays out of (scripts/check_test_api_closure.py checks). macOS has the Swift runtime in the
+/// system and no static one: the flags are Linux's.
+let linksSwiftStatically = ProcessInfo.processInfo.environment["SNAPDIFF_LINK"] != "dynamic"
+let staticSwiftStdlib: [String] = linksSwiftStatically ? ["-static-stdlib"] : []
+
 /// The engine, the CLI, the service and their tests.
 let engineTargets: [Target] = [
   // libpng as found by pkg-config (Debian: libpng-dev); `link "png16"` in the module map is the
@@ -140,7 +153,13 @@ let engineTargets: [Target] = [
       .product(name: "ArgumentParser", package: "swift-argument-parser"),
     ]
   ),
-  .executableTarget(name: "snapdiff", dependencies: ["SnapdiffCLI"]),
+  // Compiled with -static-stdlib too: the modules it imports then name the libraries the static
+  // FoundationEssentials needs (_FoundationCShims, _FoundationCollections) for the linker.
+  .executableTarget(
+    name: "snapdiff", dependencies: ["SnapdiffCLI"],
+    swiftSettings: [.unsafeFlags(staticSwiftStdlib, .when(platforms: [.linux]))],
+    linkerSettings: [.unsafeFlags(staticSwiftStdlib, .when(platforms: [.linux]))]
+  ),
   // `snapdiff serve` runs this executable in its place (the CLI's options, the server linked).
   .target(
     name: "SnapdiffServeCommand",
@@ -177,14 +196,14 @@ let engineTargets: [Target] = [
   .testTarget(
     name: "SnapdiffServerTests",
     dependencies: [
-      "SnapdiffServer", "SnapdiffCore", "SnapdiffTesting", "snapdiff", "snapdiff-serve", "SnapdiffTestSupport",
+      "SnapdiffServer", "SnapdiffCore", "SnapdiffTesting", "snapdiff-serve", "SnapdiffTestSupport",
       .product(name: "HummingbirdTesting", package: "hummingbird"),
       .product(name: "GRDB", package: "GRDB.swift"),
     ]
   ),
   .testTarget(
     name: "SnapdiffCLITests",
-    dependencies: ["SnapdiffCLI", "SnapdiffCore", "snapdiff", "snapdiff-serve", "SnapdiffTestSupport"]
+    dependencies: ["SnapdiffCLI", "SnapdiffCore", "snapdiff-serve", "SnapdiffTestSupport"]
   ),
   .testTarget(
     name: "SnapdiffTestingTests",

@@ -6,7 +6,9 @@
 # What it does, in order:
 #   1. installs what is missing: hyperfine, imagemagick, GNU time, libpng-dev, libdeflate-dev (Debian, via
 #      apt-get), pillow, numpy and pixelmatch 0.4.x (PyPI, via pip);
-#   2. builds snapdiff in release mode (swift build -c release --product snapdiff) and the two
+#   2. builds snapdiff as the README tells a user to (swift build -c release --product snapdiff:
+#      Package.swift links the Swift runtime statically on Linux; the report says which build it
+#      timed and how many shared libraries it loads) and the two
 #      floors in scripts/bench/floors/: pngfloor (read + libpng decode + exact compare) and
 #      inflatefloor (read + inflate the image data only, no CRC, no unfiltering: a lower bound
 #      no PNG decoder beats), built with libdeflate and run a second time with zlib;
@@ -25,10 +27,13 @@
 #        pixelmatch-py       scripts/bench/pixelmatch_count.py A B   (own, shorter hyperfine run)
 #      measures each command's peak RSS once with /usr/bin/time, and collects each tool's
 #      different-pixel count;
-#   5. whole runs (unless BENCH_SKIP_RUNS=1): scripts/bench/check_cache.sh (check --jobs 2 on 200
-#      distinct iPhone-size re-encoded pairs: warm cache, filling, no cache) and
+#   5. start-up: `snapdiff compare` of two 1×1 PNGs and `snapdiff --version`, interleaved with
+#      /bin/true (5 × BENCH_RUNS rounds);
+#   6. whole runs (unless BENCH_SKIP_RUNS=1): scripts/bench/check_cache.sh (check --jobs 2 on 200
+#      distinct iPhone-size re-encoded pairs: warm cache, filling, no cache, and where each
+#      run's time went, from `check --timings`) and
 #      scripts/bench/bench_trees.sh (check --jobs 2 on 1,000 unchanged tree-only frames);
-#   6. prints Markdown tables (median wall time, peak RSS, count, x floors, x snapdiff) and
+#   7. prints Markdown tables (median wall time, peak RSS, count, x floors, x snapdiff) and
 #      writes them to .build-bench/results.md.
 #
 # Environment:
@@ -42,14 +47,10 @@
 #                      Debian; npm's odiff-bin ships it)
 #   BENCH_PY_RUNS      timed runs for pixelmatch-py (default 3, no warm-up)
 #   SNAPDIFF_SCRATCH   SwiftPM scratch (build) folder for snapdiff (default: the package's .build)
-#   SNAPDIFF_LINK      how snapdiff is linked (start-up, measured with `snapdiff --version` on this
-#                      2-core VM: dynamic 8.1 ms, static-stdlib 5.3 ms, static-executable 3.6 ms,
-#                      a C program 1.4 ms):
-#                        static-executable  -Xswiftc -static-executable: everything static,
-#                                           libpng, zlib and glibc too (default on Linux; falls
-#                                           back to static-stdlib when it cannot link)
-#                        static-stdlib      --static-swift-stdlib: the Swift runtime static
-#                        dynamic            swift build's default
+#   SNAPDIFF_LINK      how Package.swift links snapdiff on Linux (read by the manifest itself, so
+#                      a user's `swift build` gets the same): unset or static-stdlib, the default
+#                      (the Swift runtime, Dispatch and FoundationEssentials inside the
+#                      executable), or dynamic (as shared libraries: a slower start)
 #
 # Also here: scripts/bench/interleave.py, which times commands round by round in random order
 # (for A/B comparisons on a noisy shared machine, where back-to-back runs drift).
@@ -167,34 +168,31 @@ if [[ -z "$ODIFF" ]]; then log "odiff: not found (set ODIFF=path/to/odiff to inc
 # ---------------------------------------------------------------------------------------------
 # 2. Builds
 # ---------------------------------------------------------------------------------------------
-LINK="${SNAPDIFF_LINK:-$([[ "$(uname -s)" == Linux ]] && echo static-executable || echo dynamic)}"
+LINK="${SNAPDIFF_LINK:-static-stdlib}"
 case "$LINK" in
-  static-executable | static-stdlib | dynamic) ;;
-  *) die "SNAPDIFF_LINK must be static-executable, static-stdlib or dynamic (got '$LINK')" ;;
+  static-stdlib | dynamic) ;;
+  *) die "SNAPDIFF_LINK must be static-stdlib or dynamic (got '$LINK')" ;;
 esac
-link_flags() {
-  case "$1" in
-    static-executable) echo "-Xswiftc -static-executable" ;;
-    static-stdlib) echo "--static-swift-stdlib" ;;
-    *) echo "" ;;
-  esac
-}
 build_flags=(-c release)
 [[ -z "${SNAPDIFF_SCRATCH:-}" ]] || build_flags+=(--scratch-path "$SNAPDIFF_SCRATCH")
-# shellcheck disable=SC2207 # the flags are plain words
-link=($(link_flags "$LINK"))
-log "swift build ${build_flags[*]} ${link[*]} --product snapdiff"
-if ! swift build "${build_flags[@]}" "${link[@]}" --product snapdiff >&2; then # stdout: the report
-  [[ "$LINK" == static-executable ]] || die "swift build failed"
-  log "a fully static link failed: falling back to --static-swift-stdlib"
-  LINK=static-stdlib
-  # shellcheck disable=SC2207
-  link=($(link_flags "$LINK"))
-  swift build "${build_flags[@]}" "${link[@]}" --product snapdiff >&2 || die "swift build failed"
-fi
-build_flags+=("${link[@]}")
-SNAPDIFF="$(swift build "${build_flags[@]}" --show-bin-path)/snapdiff"
+log "SNAPDIFF_LINK=$LINK swift build ${build_flags[*]} --product snapdiff"
+SNAPDIFF_LINK="$LINK" swift build "${build_flags[@]}" --product snapdiff >&2 || die "swift build failed" # stdout: the report
+SNAPDIFF="$(SNAPDIFF_LINK="$LINK" swift build "${build_flags[@]}" --show-bin-path)/snapdiff"
 [[ -x "$SNAPDIFF" ]] || die "snapdiff binary not found at $SNAPDIFF"
+# What the binary loads at start: the build described in the report.
+if command -v ldd >/dev/null; then
+  shared="$(ldd "$SNAPDIFF" | grep -c '=>' || true)"
+  swift_shared="$(ldd "$SNAPDIFF" | grep -c 'libswiftCore\|libFoundation' || true)"
+  if ((swift_shared == 0)); then
+    BUILD_NOTE="the Swift runtime inside the executable; $shared shared libraries (libpng, LittleCMS, …)"
+  else
+    BUILD_NOTE="the Swift runtime as shared libraries; $shared shared libraries"
+  fi
+else
+  BUILD_NOTE="SNAPDIFF_LINK=$LINK"
+fi
+BUILD_COMMAND="swift build ${build_flags[*]} --product snapdiff (the README's build)"
+[[ "$LINK" != dynamic ]] || BUILD_COMMAND="SNAPDIFF_LINK=dynamic swift build ${build_flags[*]} --product snapdiff"
 
 PNGFLOOR="$OUT/pngfloor"
 if [[ ! -x "$PNGFLOOR" || "$FLOORS/pngfloor.c" -nt "$PNGFLOOR" ]]; then
@@ -246,7 +244,7 @@ run_measured() {
 {
   echo "- machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
   echo "- swift: $(swift --version 2>&1 | head -n 1)"
-  echo "- build: swift build ${build_flags[*]} --product snapdiff"
+  echo "- build: $BUILD_COMMAND: $BUILD_NOTE"
   echo "- snapdiff: $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')$([[ -z "$(git -C "$REPO" status --porcelain -- Sources Package.swift 2>/dev/null)" ]] || echo ' + uncommitted changes')"
   echo "- peers: $(hyperfine --version), $("$COMPARE" -version | head -n 1 | sed 's/^Version: //; s/ https.*//'), $(
     if ((SKIP_PYTHON == 0)); then
@@ -325,25 +323,51 @@ done
 rm -f "$RUN_OUT" "$RUN_ERR" "$OUT/.run.rss"
 
 # ---------------------------------------------------------------------------------------------
-# 5. Whole runs
+# 5. Start-up: a comparison with nothing to decode, against a process that does nothing
+# ---------------------------------------------------------------------------------------------
+startup_md="$OUT/startup.md"
+TINY_A="$CORPUS/tiny-a.png"
+TINY_B="$CORPUS/tiny-b.png"
+"$PY" - "$TINY_A" "$TINY_B" <<'PY'
+import struct, sys, zlib
+def chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+for path in sys.argv[1:]:
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0)  # 1x1 RGBA
+    with open(path, "wb") as out:
+        out.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+                  + chunk(b"IDAT", zlib.compress(b"\x00\x20\x40\x60\xff")) + chunk(b"IEND", b""))
+PY
+log "start-up: compare of two 1x1 PNGs (interleave.py, $((RUNS * 5)) rounds)"
+{
+  echo "\`snapdiff compare\` of two 1×1 PNGs, \`snapdiff --version\` and \`/bin/true\`, interleaved, $((RUNS * 5)) rounds:"
+  echo
+  echo '```'
+  "$PY" "$HELPERS/interleave.py" --runs $((RUNS * 5)) --warmup 5 --ref "/bin/true" \
+    "compare 1x1=$SNAPDIFF compare $TINY_A $TINY_B" "snapdiff --version=$SNAPDIFF --version" "/bin/true=/bin/true"
+  echo '```'
+} >"$startup_md"
+
+# ---------------------------------------------------------------------------------------------
+# 6. Whole runs
 # ---------------------------------------------------------------------------------------------
 runs_md="$OUT/runs.md"
 : >"$runs_md"
 if [[ "$SKIP_RUNS" != 1 ]]; then
   log "check on 200 re-encoded pairs (scripts/bench/check_cache.sh)"
-  { echo '```'; SNAPDIFF="$SNAPDIFF" "$HELPERS/check_cache.sh" 200 "$CHECK_ROUNDS"; echo '```'; } >>"$runs_md"
+  { echo '```'; SNAPDIFF="$SNAPDIFF" ODIFF="${ODIFF:-}" "$HELPERS/check_cache.sh" 200 "$CHECK_ROUNDS"; echo '```'; } >>"$runs_md"
   log "check on 1,000 unchanged tree-only frames (scripts/bench/bench_trees.sh)"
   { echo '```'; SNAPDIFF="$SNAPDIFF" "$HELPERS/bench_trees.sh" 1000 3; echo '```'; } >>"$runs_md"
 fi
 
 # ---------------------------------------------------------------------------------------------
-# 6. Report
+# 7. Report
 # ---------------------------------------------------------------------------------------------
 log "report"
 report_rc=0
 # shellcheck disable=SC2086 # PAIRS is a word list on purpose
 "$PY" "$HELPERS/report.py" --raw "$RAW" --corpus "$CORPUS" --machine "$OUT/machine.md" \
-  --odiff "${ODIFF:-}" --runs "$runs_md" $PAIRS >"$OUT/results.md" || report_rc=$?
+  --odiff "${ODIFF:-}" --startup "$startup_md" --runs "$runs_md" $PAIRS >"$OUT/results.md" || report_rc=$?
 ((report_rc <= 1)) || die "report.py failed (exit $report_rc)"
 cat "$OUT/results.md"
 echo >&2

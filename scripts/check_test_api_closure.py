@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks that the test-side API builds as an iOS UI-test bundle needs it: the build closure of
 the SnapdiffTesting product, for iOS, holds only Swift targets of this package (no C target, no
-system library, no other package: no Hummingbird, NIO, GRDB, ArgumentParser).
+system library, no other package: no Hummingbird, NIO, GRDB, ArgumentParser) and no target with
+unsafe flags, which SwiftPM refuses in a package used by version.
 
 It reads the manifest as SwiftPM resolves it (`swift package dump-package`), follows every
 target dependency whose platform condition includes iOS, and fails naming what it found, so a
@@ -42,6 +43,11 @@ def main() -> int:
             continue
         if target["type"] != "regular":
             problems.append(f"{name}: a {target['type']} target")
+        # SwiftPM refuses a product of a package used by version when a target in its closure
+        # has unsafe flags, whatever their platform condition (`snapdiff`'s static link has some).
+        for setting in target.get("settings", []):
+            if "unsafeFlags" in setting.get("kind", {}):
+                problems.append(f"{name}: unsafe flags ({setting.get('tool')} settings)")
         path = os.path.join(root, target.get("path") or f"Sources/{name}")
         for folder, folders, files in os.walk(path):
             # A DocC catalogue (X.docc) is documentation: SwiftPM compiles nothing in it.
@@ -66,7 +72,7 @@ def main() -> int:
             print(f"  {problem}")
         return 1
     print(f"{PRODUCT} for {PLATFORM} builds from {closure}: Swift targets of this package only "
-          "(no C, no system library, no other package)")
+          "(no C, no system library, no other package, no unsafe flags)")
     return 0
 
 

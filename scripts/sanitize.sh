@@ -20,6 +20,9 @@ shift || true
 # The Swift backtracer reads other threads' memory after a crash, which ASan reports as an
 # error of its own; without it, a crash ends in the sanitizer's report.
 export SWIFT_BACKTRACE=enable=no
+# The sanitizers check memory, not start-up: snapdiff links its Swift runtime dynamically here
+# (the static runtime is not built with the sanitizer runtimes in mind).
+export SNAPDIFF_LINK=${SNAPDIFF_LINK:-dynamic}
 
 case "$MODE" in
   address)

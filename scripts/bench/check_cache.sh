@@ -4,7 +4,10 @@
 # round by round (scripts/bench/interleave.py): no cache (`--no-cache`: both PNGs decoded), the
 # baseline cache warm (baselines read back from .snapdiff/cache), and the run that fills the
 # cache (emptied before each round). Prints medians, CPU and ratios to the no-cache run, and the
-# cache's size on disk against the baselines' PNGs, and one run's peak RSS each (GNU time).
+# cache's size on disk against the baselines' PNGs, and one run's peak RSS each (GNU time); then
+# where the time of one run without the cache and one warm run went (`check --timings`: reading,
+# decoding, comparing, diff images, keeping images, run record, reports; the share of the
+# process's CPU outside decoding and comparing).
 #
 # Usage: scripts/bench/check_cache.sh [N] [ROUNDS]   (needs Pillow and numpy for the corpus)
 #   SNAPDIFF=path/to/snapdiff to time another build (default: .build/release/snapdiff).
@@ -37,6 +40,13 @@ if [ -x /usr/bin/time ]; then
   tail -n 1 .time
   rm -f .time
 fi
+for run in "no cache:--no-cache" "warm:"; do
+  echo
+  echo "${run%%:*}, one run:"
+  # shellcheck disable=SC2086 # $check is a word list on purpose
+  $check ${run#*:} --timings 2>&1 >/dev/null | sed -n '/^check --timings/,$p' || true
+done
+echo
 python3 - "$cache_bytes" "$png_bytes" "$count" <<'PY'
 import sys
 cache, png, count = (int(x) for x in sys.argv[1:])

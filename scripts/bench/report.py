@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn bench.sh's raw results into Markdown tables (printed on stdout).
 
-Usage: report.py --raw DIR --corpus DIR [--machine FILE] [--odiff PATH] [--runs FILE] PAIR...
+Usage: report.py --raw DIR --corpus DIR [--machine FILE] [--odiff PATH] [--startup FILE] [--runs FILE] PAIR...
 
 Reads, per pair, DIR/PAIR.json (interleave.py --json: every round's wall time per command),
 DIR/PAIR.python.json if present (hyperfine --export-json, pixelmatch-py alone) and DIR/PAIR.tsv
@@ -63,6 +63,7 @@ def main():
     ap.add_argument("--machine")
     ap.add_argument("--odiff", default="")
     ap.add_argument("--runs")
+    ap.add_argument("--startup")
     ap.add_argument("pairs", nargs="+")
     args = ap.parse_args()
 
@@ -119,6 +120,8 @@ def main():
     if not args.odiff:
         out += ["", "odiff: not timed, no odiff binary here (set ODIFF=path/to/odiff: npm's odiff-bin ships one;",
                 "Debian has no package, and PyPI's `odiff` is an unrelated JSON/YAML diff)."]
+    if args.startup and os.path.exists(args.startup) and os.path.getsize(args.startup) > 0:
+        out += ["", "## Start-up", "", open(args.startup).read().rstrip()]
     if args.runs and os.path.getsize(args.runs) > 0:
         out += ["", "## Whole runs", "", open(args.runs).read().rstrip()]
     out += [

@@ -85,6 +85,12 @@ extension Snapdiff {
     @Flag(help: "Do not use the cache of decoded baselines (.snapdiff/cache, safe to delete, at most 2 GiB).")
     var noCache = false
 
+    @Flag(
+      help:
+        "Print where the time went on standard error (reading, decoding, comparing, diff images, keeping images, run record, reports: wall and CPU time, share of the process's CPU); also SNAPDIFF_TIMINGS=1."
+    )
+    var timings = false
+
     @OptionGroup(title: "Comparison")
     var diffOptions: DiffOptionGroup
 
@@ -102,6 +108,7 @@ extension Snapdiff {
 
     func run() throws {
       let environment = ProcessEnvironment.variables
+      let timings = timings || environment["SNAPDIFF_TIMINGS"] == "1" ? CheckTimings() : nil
       let (outcome, mode) = try reportingErrors { () throws -> (RunChecker.Outcome, RecordMode) in
         let resolved = try project.project()
         LeftoverCleaning.run(store: resolved.store, runsDirectory: resolved.runsDirectory)
@@ -123,6 +130,7 @@ extension Snapdiff {
         checker.contrast = try contrastOptions.contrastCheck(defaults: resolved.config.settings)
         checker.shard = shard
         checker.partial = partial
+        checker.observer = timings
         (checker.branch, checker.baseBranch) = try branchOptions.resolved(environment: environment, quiet: quiet) {
           RunBranch.detect(environment: environment, directory: FileSystem.currentDirectory())
         }
@@ -135,6 +143,10 @@ extension Snapdiff {
         progress.finish()
         if let regJSON { try RunReports.writeRegJSON(outcome.record, folder: outcome.folder, to: regJSON) }
         return (outcome, recordMode)
+      }
+      if let timings {
+        Console.status(
+          timings.table(snapshots: outcome.record.snapshots.count, jobs: max(1, jobs ?? ProcessorCount.active)) + "\n")
       }
       try RunSummary.conclude(outcome, recordMode: mode, failOnMissing: failOnMissing, quiet: quiet)
     }

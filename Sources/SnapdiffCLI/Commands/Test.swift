@@ -1,8 +1,13 @@
 import ArgumentParser
 import Dispatch
-import Foundation
 import SnapdiffCore
 import SnapdiffWire
+
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 #if canImport(Glibc)
   import Glibc

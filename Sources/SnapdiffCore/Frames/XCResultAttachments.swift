@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A folder of attachments exported from an Xcode result bundle
 /// (`xcrun xcresulttool export attachments --path Run.xcresult --output-path DIR`, Xcode 16 and

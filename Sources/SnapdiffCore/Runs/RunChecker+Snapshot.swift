@@ -32,7 +32,7 @@ extension RunChecker {
     var record = SnapshotRecord(key: key.rawValue, status: .failed)
     let images = RunImages(folder: folder, blobs: blobs)
     do {
-      let baseline = try store.locate(key)
+      let baseline = try measured(.locate, by: observer) { try store.locate(key) }
       record.baseline = baseline.map { folder.relative($0.path) }
       record.baselineEnvironment = baseline?.environment
       // The bytes compared are the bytes kept: an approval replacing the file later changes
@@ -47,11 +47,13 @@ extension RunChecker {
       // The baseline the caller read already (the service compared its bytes with the frame's)
       // is kept from those bytes: one read of the file per frame.
       let baselineFile = try baseline.map { location in
-        try received?.baseline(at: location.path) ?? StampedFile(location.path)
+        try received?.baseline(at: location.path) ?? measured(.read, by: observer) { try StampedFile(location.path) }
       }
       let baselineBytes = baselineFile?.bytes
-      record.baselineHash = try baselineFile.map { try images.keep($0) }
-      let comparison = try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
+      record.baselineHash = try measured(.keep, by: observer) { try baselineFile.map { try images.keep($0) } }
+      let comparison = try measured(.locate, by: observer) {
+        try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
+      }
       if comparison.matchLevel != .strict { record.matchLevel = comparison.matchLevel }
       guard let baseline, let baselineBytes else {
         return try recordNew(
@@ -61,10 +63,11 @@ extension RunChecker {
       if let unchanged = unchangedTree(currentPath, baseline: baseline, comparison: comparison) {
         return try conclude(unchanged, key, baseline: baseline, currentPath: currentPath, folder: folder, into: record)
       }
-      let usesFrames =
+      let usesFrames = measured(.locate, by: observer) {
         Frame.isTree(currentPath) || !comparison.selectors.isEmpty || !comparison.regions.isEmpty
-        || comparison.matchLevel.needsElementTrees
-        || Frame.treeFile(besidePNG: baseline.path) != nil || Frame.treeFile(besidePNG: currentPath) != nil
+          || comparison.matchLevel.needsElementTrees
+          || Frame.treeFile(besidePNG: baseline.path) != nil || Frame.treeFile(besidePNG: currentPath) != nil
+      }
       if usesFrames {
         return try compareFrames(
           key, baseline: baseline, currentPath: currentPath, comparison: comparison,
@@ -112,7 +115,7 @@ extension RunChecker {
     options: DiffOptions, folder: RunFolder, into record: SnapshotRecord, received: Received?
   ) throws -> SnapshotRecord {
     var record = record
-    let currentBytes = try received?.png ?? FileIO.read(currentPath)
+    let currentBytes = try received?.png ?? measured(.read, by: observer) { try FileIO.read(currentPath) }
     record.current = folder.relative(currentPath)
     if received?.isBaseline(at: baseline.path) ?? (baselineBytes == currentBytes) {
       // Byte-identical files: check the header (a broken file is still an error), skip decoding.
@@ -136,8 +139,10 @@ extension RunChecker {
     let result = outcome.result
     record.fill(from: result)
     if !result.passed {
-      record.difference = DifferenceClassifier(threshold: options.threshold).classify(
-        baselineImage, currentImage, regions: result.regions)
+      record.difference = measured(.classify, by: observer) {
+        DifferenceClassifier(threshold: options.threshold).classify(
+          baselineImage, currentImage, regions: result.regions)
+      }
     }
     let frame = Frame(image: currentImage, tree: nil, path: currentPath)
     return try conclude(
@@ -197,21 +202,25 @@ extension RunChecker {
       return record
     }
     let bytes = try png()
-    record.currentHash = try images.keep(bytes)
-    record.current = folder.relative(try keepCopy(of: current, png: bytes, key: key, in: folder))
-    // The diff image is written once, as its blob; `diff/<key>.png` is a second name for it (a
-    // second write and `fsync` of the same bytes cost the service a worker's wait per frame).
-    let diffHash = try images.keep(try diffPNG())
+    let diffImage = try measured(.diffImage, by: observer) { try diffPNG() }
     let diffPath = folder.diffPath(for: key)
-    try folder.confinement.createFolders(containing: diffPath)
-    try folder.confinement.replaceWithLink(to: blobs.path(of: diffHash), at: diffPath)
+    let diffHash = try measured(.keep, by: observer) { () throws -> String in
+      record.currentHash = try images.keep(bytes)
+      record.current = folder.relative(try keepCopy(of: current, png: bytes, key: key, in: folder))
+      // The diff image is written once, as its blob; `diff/<key>.png` is a second name for it (a
+      // second write and `fsync` of the same bytes cost the service a worker's wait per frame).
+      let diffHash = try images.keep(diffImage)
+      try folder.confinement.createFolders(containing: diffPath)
+      try folder.confinement.replaceWithLink(to: blobs.path(of: diffHash), at: diffPath)
+      return diffHash
+    }
     record.diff = folder.relative(diffPath)
     record.diffHash = diffHash
     if let hash = changeHash, try store.rejectedChanges(at: baseline).contains(hash) {
       record.previouslyRejected = true
     }
     if verdict.records {
-      try store.write(bytes, tree: current.tree, for: key)
+      try measured(.keep, by: observer) { try store.write(bytes, tree: current.tree, for: key) }
       record.recorded = true
     }
     return record

@@ -46,7 +46,7 @@ public struct RunChecker: Sendable {
   public var blobs: BlobStore
   /// Accessibility validation of every snapshot compared (`SnapshotCheck.contrast`), or `nil`.
   public var contrast: ContrastCheck?
-  /// Told how long decoding and comparing took (the service's `/metrics`).
+  /// Told how long each stage took (the service's `/metrics`, `check --timings`).
   public var observer: (any CheckObserver)?
 
   /// The run sees every frame of the run (no `--only`, `--shard` or `--partial`), so a
@@ -157,10 +157,12 @@ public struct RunChecker: Sendable {
         record.baseBranch = baseBranch
         record.overlays = store.overlays.isEmpty ? nil : store.overlays
         record.closedAt = RunFolder.timestamp().iso
-        try folder.save(record)
-        FileHashes.shared(for: blobs).save()
-        try RunReports.write(record, to: folder)
-        try folder.markAsLast()
+        try measured(.runRecord, by: observer) {
+          try folder.save(record)
+          FileHashes.shared(for: blobs).save()
+        }
+        try measured(.reports, by: observer) { try RunReports.write(record, to: folder) }
+        try measured(.runRecord, by: observer) { try folder.markAsLast() }
         cache?.trim()
         return Outcome(record: record, folder: folder, renderedTrees: renders.current)
       }

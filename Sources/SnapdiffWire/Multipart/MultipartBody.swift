@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+  import FoundationEssentials
+#else
+  import Foundation
+#endif
 
 /// A `multipart/form-data` body: the frame, its element tree and its settings in one request,
 /// as `PUT /api/v1/runs/{run}/snapshots/{key}` takes them (the test-side client writes it;
