@@ -40,8 +40,13 @@ extension Snapdiff {
           print(
             "\(delete ? "deleted" : "unused") \(unused.count) baseline\(unused.count == 1 ? "" : "s") (run \(record.id)):"
           )
-          for location in unused {
-            if delete { try store.remove(location) }
+          // Each baseline's bytes as listed: one an approval replaced since stays.
+          let listed = unused.map { location in (try? FileIO.read(location.path)).map(SHA256.hex) }
+          for (location, hash) in zip(unused, listed) {
+            if delete, try hash.map({ try store.remove(location, ifHash: $0) }) ?? nil == nil {
+              print("  \(RunSummary.display(location.path))  (kept: replaced since it was listed)")
+              continue
+            }
             print("  \(RunSummary.display(location.path))")
           }
         }

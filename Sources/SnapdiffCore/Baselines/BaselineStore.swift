@@ -109,6 +109,40 @@ public struct BaselineStore: Sendable {
     try replace(png, tree: tree, for: key)
   }
 
+  /// The baseline a frame was compared with, as a record-mode write expects to find it still:
+  /// its path and its file's stamp when it was read (inode, size, times: an atomic replacement
+  /// changes the inode).
+  public struct Compared: Sendable, Equatable {
+    public var path: String
+    var stamp: FileHashes.Stamp?
+
+    /// The file as it was read.
+    public init(_ file: StampedFile) { (path, stamp) = (file.path, file.stamp) }
+
+    /// The file at `location` now: take it before reading the baseline.
+    public init(_ location: Location) { (path, stamp) = (location.path, FileHashes.Stamp(location.path)) }
+  }
+
+  /// Writes `png` as the baseline of `key` (as `write`) only when the baseline a run finds for
+  /// `key` is still `compared` (`nil`: still none), checked under the same hold of the lock as
+  /// the write: recording a frame never overwrites a baseline an approval or an undo wrote after
+  /// the frame was compared.
+  ///
+  /// - Returns: whether it wrote.
+  public func record(_ png: [UInt8], tree: ElementTree? = nil, for key: SnapshotKey, comparedWith compared: Compared?)
+    throws -> Bool
+  {
+    try withLock {
+      let now = try locate(key)
+      guard now?.path == compared?.path else { return false }
+      if let now {
+        guard let expected = compared?.stamp, FileHashes.Stamp(now.path) == expected else { return false }
+      }
+      try replace(png, tree: tree, for: key)
+      return true
+    }
+  }
+
   /// A baseline's bytes and its tree's bytes, as a replacement or removal found them.
   public struct Previous: Sendable {
     public var png: [UInt8]?
@@ -156,6 +190,18 @@ public struct BaselineStore: Sendable {
         png: readIfFile(location.path), tree: readIfFile(sidecarPath(of: location, suffix: ".tree.json")))
       for path in paths { try confinement.remove(path) }
       return previous
+    }
+  }
+
+  /// `remove`, only when the baseline at `location` still has the SHA-256 `hash`, checked under
+  /// the same hold of the lock as the removal: a baseline an approval wrote after the caller
+  /// looked (a prune's listing, a run that found it missing) stays.
+  ///
+  /// - Returns: what it removed, or `nil` when the baseline changed (or is gone) and stays.
+  public func remove(_ location: Location, keepingSettings: Bool = false, ifHash hash: String) throws -> Previous? {
+    try withLock {
+      guard FileSystem.isFile(location.path), SHA256.hex(try FileIO.read(location.path)) == hash else { return nil }
+      return try remove(location, keepingSettings: keepingSettings)
     }
   }
 

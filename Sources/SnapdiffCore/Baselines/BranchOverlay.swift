@@ -89,7 +89,7 @@ public enum BranchOverlay {
   }
 
   /// A baseline a merge promoted: its key and environment folder (`nil`: the root).
-  public struct Promoted: Sendable, Equatable {
+  public struct Promoted: Sendable, Hashable {
     public var key: String
     public var environment: String?
   }
@@ -97,6 +97,11 @@ public enum BranchOverlay {
   /// Promotes every baseline of `branch`'s overlay into the store (its element tree, settings
   /// and rejected changes with it), each logged as an approval by `user` on `branch`, then
   /// removes the overlay. With `dryRun`, lists what would be promoted.
+  ///
+  /// Approvals on the branch go on while it merges, and none is lost: each baseline is promoted
+  /// and removed from the overlay under the store's lock, one at a time (an approval that lands
+  /// before is promoted, one after stays in the overlay); then, under one hold of the lock, what
+  /// landed meanwhile is promoted and the overlay removed (a later approval makes a new one).
   ///
   /// - Throws: `RunError` when the branch has no overlay.
   public static func merge(
@@ -108,9 +113,44 @@ public enum BranchOverlay {
       throw RunError("branch '\(branch)' has no overlay in \(trunk.root) (nothing approved on it through the service)")
     }
     try trunk.confinement.check(overlay)
+    guard !dryRun else { return try baselines(in: overlay).map(\.promoted) }
     var merged: [Promoted] = []
-    let files = try FileSystem.files(under: overlay)
-    for file in files where file.hasSuffix(".png") {
+    try history.blobs.whileAdding {
+      for baseline in try baselines(in: overlay) {
+        try trunk.withLock {
+          if try promote(baseline, from: overlay, branch: branch, into: trunk, history: history, user: user) {
+            merged.append(baseline.promoted)
+          }
+        }
+      }
+      try trunk.withLock {
+        for baseline in try baselines(in: overlay) {
+          if try promote(baseline, from: overlay, branch: branch, into: trunk, history: history, user: user) {
+            merged.append(baseline.promoted)
+          }
+        }
+        try trunk.confinement.removeTree(overlay)
+      }
+    }
+    // A key approved again while it merged was promoted twice: listed once.
+    var seen = Set<Promoted>()
+    return merged.filter { seen.insert($0).inserted }
+  }
+
+  /// A baseline in an overlay: its key, its environment folder, its path without `.png`.
+  private struct OverlayBaseline {
+    var key: SnapshotKey
+    var environment: String?
+    /// `<overlay>/[<environment>/]<key>`: the baseline and its sidecar files add their suffix.
+    var base: String
+
+    var promoted: Promoted { Promoted(key: key.rawValue, environment: environment) }
+  }
+
+  /// The baselines in `overlay` now.
+  private static func baselines(in overlay: String) throws -> [OverlayBaseline] {
+    guard FileSystem.isDirectory(overlay) else { return [] }
+    return try FileSystem.files(under: overlay).filter { $0.hasSuffix(".png") }.map { file in
       // `<environment>/<key>.png` when the first folder is an environment folder.
       var environment: String?
       var relative = file
@@ -120,35 +160,44 @@ public enum BranchOverlay {
         environment = String(file[..<slash])
         relative = String(file[file.index(after: slash)...])
       }
-      let key = try SnapshotKey(relativeImagePath: relative)
-      merged.append(Promoted(key: key.rawValue, environment: environment))
-      guard !dryRun else { continue }
-      let source = overlay + "/" + file.dropLast(4)
-      let target = try BaselineStore(root: trunk.root, environment: environment)
-      let png = try FileIO.read(source + ".png")
-      let tree = FileSystem.isFile(source + ".tree.json") ? try ElementTree.load(source + ".tree.json") : nil
-      try history.blobs.whileAdding {
-        let old = try target.replace(png, tree: tree, for: key)
-        try history.recordApproval(
-          of: key, environment: environment, overlay: nil, old: old,
-          new: BaselineStore.Previous(png: png, tree: try tree?.encoded()), run: nil, branch: branch,
-          previousStatus: nil, user: user)
-      }
-      if FileSystem.isFile(source + ".snapdiff.json") {
-        try target.confinement.write(
-          FileIO.read(source + ".snapdiff.json"), to: target.writePath(for: key, suffix: ".snapdiff.json"))
-      }
-      if let location = try target.locate(key) {
-        let rejected = try BaselineStore(root: overlay, environment: environment)
-        if let overlayLocation = try rejected.locate(key) {
-          for hash in try rejected.rejectedChanges(at: overlayLocation) { try target.reject(hash, at: location) }
-        }
+      return OverlayBaseline(
+        key: try SnapshotKey(relativeImagePath: relative), environment: environment,
+        base: overlay + "/" + file.dropLast(4))
+    }
+  }
+
+  /// Under the store's lock: promotes one overlay baseline into the store, logged, and removes it
+  /// (and its sidecar files) from the overlay. `false` when it is gone (promoted already).
+  private static func promote(
+    _ baseline: OverlayBaseline, from overlay: String, branch: String, into trunk: BaselineStore,
+    history: BaselineHistory, user: String
+  ) throws -> Bool {
+    let source = baseline.base
+    guard FileSystem.isFile(source + ".png") else { return false }
+    let key = baseline.key
+    let environment = baseline.environment
+    let target = try BaselineStore(root: trunk.root, environment: environment)
+    let png = try FileIO.read(source + ".png")
+    let tree = FileSystem.isFile(source + ".tree.json") ? try ElementTree.load(source + ".tree.json") : nil
+    let old = try target.replace(png, tree: tree, for: key)
+    try history.recordApproval(
+      of: key, environment: environment, overlay: nil, old: old,
+      new: BaselineStore.Previous(png: png, tree: try tree?.encoded()), run: nil, branch: branch,
+      previousStatus: nil, user: user)
+    if FileSystem.isFile(source + ".snapdiff.json") {
+      try target.confinement.write(
+        FileIO.read(source + ".snapdiff.json"), to: target.writePath(for: key, suffix: ".snapdiff.json"))
+    }
+    if let location = try target.locate(key) {
+      let rejected = try BaselineStore(root: overlay, environment: environment)
+      if let overlayLocation = try rejected.locate(key) {
+        for hash in try rejected.rejectedChanges(at: overlayLocation) { try target.reject(hash, at: location) }
       }
     }
-    if !dryRun {
-      try trunk.withLock { try trunk.confinement.removeTree(overlay) }
+    for suffix in [".png", ".tree.json", ".snapdiff.json", ".rejected.json"] {
+      try trunk.confinement.remove(source + suffix)
     }
-    return merged
+    return true
   }
 }
 

@@ -33,7 +33,8 @@ public struct BaselineHistory: Sendable {
 
   /// Records an approval that replaced (or, with `new` nil, deleted) the baseline of `key` in
   /// `environment` (of the branch overlay `overlay`, or of the store itself). Call it inside
-  /// `blobs.whileAdding`.
+  /// `blobs.whileAdding`, and under the store's lock together with the write it records, so the
+  /// log's order is the store's (an undo reads the newest approval from it).
   public func recordApproval(
     of key: SnapshotKey, environment: String?, overlay: String?, old: BaselineStore.Previous,
     new: BaselineStore.Previous, run: RunRecord?, branch: String? = nil, previousStatus: SnapshotStatus?,
@@ -81,38 +82,103 @@ public struct BaselineHistory: Sendable {
   /// Puts back the baseline `key` had before its newest approval not yet undone, logs the undo,
   /// and gives the snapshot its earlier status in that approval's run.
   ///
+  /// Which approval, the check that the baseline is still the one it wrote, the write and the
+  /// log line happen under the store's lock (a compare-and-swap): an approval that lands meanwhile
+  /// is either before (and is the one undone) or after (and stays). The approval's run is locked
+  /// first, as every writer locks (run, blobs, store), so its status and the baseline change together.
+  ///
   /// - Returns: the undo's log entry.
   /// - Throws: `RunError` when there is nothing to undo or the baseline changed since the
-  ///   approval; `FileError` when a blob it needs is gone.
+  ///   approval (naming the log entry that changed it, when there is one); `FileError` when a
+  ///   blob it needs is gone.
   @discardableResult
   public func undo(_ key: SnapshotKey, user: String) throws -> ApprovalEntry {
-    try blobs.whileAdding {
-      guard let approval = try undoable(key) else {
-        throw RunError("'\(key)' has no approval to undo in \(log.path)")
+    // The run to lock is known only from the log, read before the lock: when another approval
+    // became the newest meanwhile, start again with its run.
+    for _ in 0..<Self.undoAttempts {
+      guard let newest = try undoable(key) else { throw nothingToUndo(key) }
+      let undone: ApprovalEntry? = try withLock(ofRunOf: newest) {
+        let entry = try blobs.whileAdding {
+          try store.withLock { () -> ApprovalEntry? in
+            guard let approval = try undoable(key) else { throw nothingToUndo(key) }
+            guard approval.id == newest.id else { return nil }
+            return try revert(approval, of: key, user: user)
+          }
+        }
+        if entry != nil { try reopenSnapshot(key, in: newest) }
+        return entry
       }
-      if let refusal = try undoRefusal(of: approval) { throw RunError("'\(key)': \(refusal): nothing undone") }
-      let environment = approval.environment
-      var target = try BaselineStore(root: store.root, environment: environment)
-      target.overlays = approval.overlay.map { [$0] } ?? []
-      if let old = approval.old {
-        let png = try blobs.read(old)
-        let tree = try approval.oldTree.map { try ElementTree.decode(blobs.read($0), path: blobs.path(of: $0)) }
-        try target.replace(png, tree: tree, for: key)
-      } else {
-        try target.remove(
-          BaselineStore.Location(
-            path: path(of: key, environment: environment, overlay: approval.overlay), environment: environment),
-          keepingSettings: true)
-      }
-      let entry = ApprovalEntry(
-        id: Self.newID(), time: RunFolder.timestamp().iso, user: user, action: .undo, key: key.rawValue,
-        environment: environment, overlay: approval.overlay, baselines: storeName, run: approval.run,
-        branch: approval.branch, previousStatus: nil, old: approval.new, new: approval.old, oldTree: approval.newTree,
-        newTree: approval.oldTree, undoes: approval.id)
-      try log.append(entry)
-      try reopenSnapshot(key, in: approval)
-      return entry
+      if let undone { return undone }
     }
+    throw RunError("'\(key)': new approvals kept arriving while undoing (\(Self.undoAttempts) tries): nothing undone")
+  }
+
+  /// How many times an undo starts again when another approval became the newest meanwhile.
+  static let undoAttempts = 20
+
+  /// Under the store's lock: puts back what `approval` replaced, when the baseline is still the
+  /// one it wrote, and logs the undo.
+  private func revert(_ approval: ApprovalEntry, of key: SnapshotKey, user: String) throws -> ApprovalEntry {
+    let environment = approval.environment
+    let now = try currentHash(of: key, environment: environment, overlay: approval.overlay)
+    if now != approval.new, now != nil {
+      let changer = try changer(of: approval, key: key, now: now)
+      throw RunError(
+        "'\(key)': the baseline is no longer the one approved at \(approval.time) (it is \(Self.short(now)), "
+          + "the approval wrote \(Self.short(approval.new))): \(changer): nothing undone")
+    }
+    if let refusal = try undoRefusal(of: approval) { throw RunError("'\(key)': \(refusal): nothing undone") }
+    var target = try BaselineStore(root: store.root, environment: environment)
+    target.overlays = approval.overlay.map { [$0] } ?? []
+    if let old = approval.old {
+      let png = try blobs.read(old)
+      let tree = try approval.oldTree.map { try ElementTree.decode(blobs.read($0), path: blobs.path(of: $0)) }
+      try target.replace(png, tree: tree, for: key)
+    } else {
+      try target.remove(
+        BaselineStore.Location(
+          path: path(of: key, environment: environment, overlay: approval.overlay), environment: environment),
+        keepingSettings: true)
+    }
+    let entry = ApprovalEntry(
+      id: Self.newID(), time: RunFolder.timestamp().iso, user: user, action: .undo, key: key.rawValue,
+      environment: environment, overlay: approval.overlay, baselines: storeName, run: approval.run,
+      branch: approval.branch, previousStatus: nil, old: approval.new, new: approval.old,
+      oldTree: approval.newTree, newTree: approval.oldTree, undoes: approval.id)
+    try log.append(entry)
+    return entry
+  }
+
+  /// What wrote the baseline `now` after `approval`: the newest later log entry of the key (same
+  /// environment and overlay) that wrote it, or a write the log does not know.
+  private func changer(of approval: ApprovalEntry, key: SnapshotKey, now: String?) throws -> String {
+    let later = try entries(for: key).drop { $0.id != approval.id }.dropFirst()
+    let newer = later.last {
+      $0.new == now && $0.environment == approval.environment && $0.overlay == approval.overlay
+    }
+    guard let newer else { return "it was written outside the approval log (check --record, or by hand)" }
+    let run = newer.run.map { ", run \($0)" } ?? ""
+    return "the newer \(newer.action.rawValue) \(newer.id) by \(newer.user) at \(newer.time)\(run) wrote it"
+  }
+
+  /// The undo's error when the log holds no approval of `key` left to undo.
+  private func nothingToUndo(_ key: SnapshotKey) -> RunError {
+    RunError("'\(key)' has no approval to undo in \(log.path)")
+  }
+
+  /// Runs `body` holding the lock of the run `approval` came from, when that run is still here.
+  private func withLock<T>(ofRunOf approval: ApprovalEntry, _ body: () throws -> T) throws -> T {
+    guard let folder = runFolder(of: approval) else { return try body() }
+    return try folder.withLock(body)
+  }
+
+  /// The folder of the run `approval` came from, when it is still here.
+  private func runFolder(of approval: ApprovalEntry) -> RunFolder? {
+    // The log's run id becomes a path only inside the runs folder (`RunFolder.inside`).
+    guard let id = approval.run, let folder = try? RunFolder.inside(runsDirectory, id: id),
+      FileSystem.isFile(folder.recordPath)
+    else { return nil }
+    return folder
   }
 
   /// Why undoing `approval` (what ``undoable(_:)`` found) would be refused now, or nil when it
@@ -140,10 +206,7 @@ public struct BaselineHistory: Sendable {
   /// The approval's run gives the snapshot its status from before the approval (when the run is
   /// still here and the snapshot still approved).
   private func reopenSnapshot(_ key: SnapshotKey, in approval: ApprovalEntry) throws {
-    guard let id = approval.run, let status = approval.previousStatus else { return }
-    // The log's run id becomes a path only inside the runs folder (`RunFolder.inside`).
-    let folder = try RunFolder.inside(runsDirectory, id: id)
-    guard FileSystem.isFile(folder.recordPath) else { return }
+    guard let status = approval.previousStatus, let folder = runFolder(of: approval) else { return }
     let record = try folder.update { record in
       for index in record.snapshots.indices
       where record.snapshots[index].key.utf8.elementsEqual(key.rawValue.utf8)

@@ -14,10 +14,37 @@
 /// load balancer, on PostgreSQL) are excluded by a `CrossProcessLocks` coordinator as well
 /// (`FileLock.coordinator`: PostgreSQL advisory locks): taken after the `flock`, always in that
 /// order, so the CLI on one machine (`flock` alone) and the instances (both) exclude each other.
+///
+/// A thread that holds a lock may take it again (a store mutation made of smaller ones, each
+/// locked on its own: a merge's promotion, an undo's write): the inner call runs at once, inside
+/// the outer hold. Without that, the inner `flock` on a second descriptor (or the advisory lock on a
+/// second connection) would wait for the outer one forever.
 public enum FileLock {
   /// Runs `body` while holding the lock file at `path` (created when missing): exclusively, or
   /// `shared` with other shared holders (readers, or writers that only add, as the blob store's).
+  /// Re-entrant per thread.
+  ///
+  /// - Throws: `FileError` when the lock cannot be taken, or when this thread holds it shared and
+  ///   asks for it exclusively (a shared hold cannot be upgraded without a gap another writer
+  ///   could use).
   public static func withLock<T>(_ path: String, shared: Bool = false, _ body: () throws -> T) throws -> T {
+    let thread = ThreadHolds.current
+    switch heldByThisThread.withLock({ $0[thread]?[path] }) {
+    case .exclusive?: return try body()
+    case .shared?:
+      guard shared else {
+        throw FileError(path: path, message: "is locked shared by this thread: it cannot be taken exclusively inside")
+      }
+      return try body()
+    case nil: break
+    }
+    heldByThisThread.withLock { $0[thread, default: [:]][path] = shared ? .shared : .exclusive }
+    defer {
+      heldByThisThread.withLock {
+        $0[thread]?[path] = nil
+        if $0[thread]?.isEmpty == true { $0[thread] = nil }
+      }
+    }
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw FileError.system(path: path, action: "open the lock file") }
     defer { close(descriptor) }
@@ -47,6 +74,25 @@ public enum FileLock {
   }
 
   private static let coordinatorBox = LockedValue<(any CrossProcessLocks)?>(nil)
+
+  /// How a thread holds a lock.
+  private enum Hold { case shared, exclusive }
+
+  /// The lock files each thread holds now (by thread), so that a thread taking a lock it holds
+  /// already does not wait for itself.
+  private static let heldByThisThread = LockedValue<[UInt: [String: Hold]]>([:])
+}
+
+/// The calling thread's identity, while it runs (a key into `FileLock`'s holds; a thread's holds
+/// are gone before it ends, so a reused identity finds none).
+private enum ThreadHolds {
+  static var current: UInt {
+    #if canImport(Darwin)
+      UInt(bitPattern: pthread_self())
+    #else
+      UInt(pthread_self())
+    #endif
+  }
 }
 
 /// Locks by name that hold across machines (PostgreSQL advisory locks), beside `flock`.

@@ -127,12 +127,21 @@ public struct Review: Sendable {
   /// Promotes the selected snapshots' current frames to baselines (deleting the baselines of
   /// `missing` ones) and marks them approved. With `dryRun`, changes nothing.
   ///
+  /// The run is locked from the selection to its `run.json` (the order every writer locks: run,
+  /// blobs, store), and each baseline's replacement and its log line under the store's lock: an
+  /// undo or a merge racing the approval sees both or neither, and the log's order is the
+  /// store's.
+  ///
   /// - Returns: the snapshots approved (or that would be), as they were before.
   @discardableResult
   public func approve(_ selection: Selection, dryRun: Bool = false) throws -> [SnapshotRecord] {
+    guard !dryRun else { return try Self.select(selection, in: folder.load()) }
+    return try folder.withLock { try approveLocked(selection) }
+  }
+
+  private func approveLocked(_ selection: Selection) throws -> [SnapshotRecord] {
     var run = try folder.load()
     let chosen = try Self.select(selection, in: run)
-    guard !dryRun else { return chosen }
     // The log names the run by its folder, whatever its `run.json` says its id is: an undo
     // finds it again there, and nothing else (`RunFolder.inside`).
     run.id = folder.id
@@ -152,10 +161,23 @@ public struct Review: Sendable {
               "'\(snapshot.key)': its baseline is the base branch's, not branch \(run.branch ?? "?")'s: delete it on the base branch"
             )
           }
-          let old = try store.remove(location)
-          try history.recordApproval(
-            of: key, environment: location.environment, overlay: overlay, old: old, new: BaselineStore.Previous(),
-            run: run, previousStatus: snapshot.status, user: user)
+          try store.withLock {
+            // Only the baseline the run found missing: one an approval wrote since stays.
+            let removed: BaselineStore.Previous?
+            if let hash = snapshot.baselineHash, FileSystem.isFile(location.path) {
+              removed = try store.remove(location, ifHash: hash)
+            } else {
+              removed = try store.remove(location)
+            }
+            guard let old = removed else {
+              throw RunError(
+                "'\(snapshot.key)': its baseline changed since run \(run.id) found the snapshot missing "
+                  + "(approved again meanwhile, see snapdiff history): not deleted")
+            }
+            try history.recordApproval(
+              of: key, environment: location.environment, overlay: overlay, old: old, new: BaselineStore.Previous(),
+              run: run, previousStatus: snapshot.status, user: user)
+          }
           continue
         }
         guard let current = snapshot.current else {
@@ -178,13 +200,15 @@ public struct Review: Sendable {
         let tree =
           FileSystem.exists(treePath)
           ? try ElementTree.decode(folder.confinement.read(treePath, limit: Self.frameBytesLimit), path: treePath) : nil
-        let old = try store.replace(bytes, tree: tree, for: key)
-        try history.recordApproval(
-          of: key, environment: store.environment, overlay: store.overlays.first, old: old,
-          new: BaselineStore.Previous(png: bytes, tree: try tree?.encoded()), run: run,
-          previousStatus: snapshot.status, user: user)
-        if let hash = snapshot.changeHash, let location = try store.locate(key) {
-          try store.forgetRejection(hash, at: location)
+        try store.withLock {
+          let old = try store.replace(bytes, tree: tree, for: key)
+          try history.recordApproval(
+            of: key, environment: store.environment, overlay: store.overlays.first, old: old,
+            new: BaselineStore.Previous(png: bytes, tree: try tree?.encoded()), run: run,
+            previousStatus: snapshot.status, user: user)
+          if let hash = snapshot.changeHash, let location = try store.locate(key) {
+            try store.forgetRejection(hash, at: location)
+          }
         }
       }
     }

@@ -55,7 +55,7 @@ extension RunChecker {
         try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
       }
       if comparison.matchLevel != .strict { record.matchLevel = comparison.matchLevel }
-      guard let baseline, let baselineBytes else {
+      guard let baseline, let baselineFile, let baselineBytes else {
         return try recordNew(
           key, currentPath: currentPath, folder: folder, into: record, received: received, renders: renders,
           contrast: comparison.contrast)
@@ -68,13 +68,15 @@ extension RunChecker {
           || comparison.matchLevel.needsElementTrees
           || Frame.treeFile(besidePNG: baseline.path) != nil || Frame.treeFile(besidePNG: currentPath) != nil
       }
+      // What a record-mode write expects to find still: the file compared.
+      let compared = BaselineStore.Compared(baselineFile)
       if usesFrames {
         return try compareFrames(
-          key, baseline: baseline, currentPath: currentPath, comparison: comparison,
+          key, baseline: baseline, compared: compared, currentPath: currentPath, comparison: comparison,
           folder: folder, into: record, received: received, renders: renders)
       }
       return try comparePNGs(
-        key, baseline: baseline, baselineBytes: baselineBytes, currentPath: currentPath,
+        key, baseline: baseline, compared: compared, baselineBytes: baselineBytes, currentPath: currentPath,
         options: comparison.options, folder: folder, into: record, received: received)
     } catch {
       record.status = .failed
@@ -101,8 +103,8 @@ extension RunChecker {
     let png = try received.map(\.png) ?? pngBytes(of: frame, at: currentPath)
     record.current = folder.relative(try keepCopy(of: frame, png: png, key: key, in: folder))
     record.currentHash = try RunImages(folder: folder, blobs: blobs).keep(png)
-    if rule.withoutBaseline.records {
-      try store.write(png, tree: frame.tree, for: key)
+    // Only while there is still no baseline: an approval that created one meanwhile stays.
+    if rule.withoutBaseline.records, try store.record(png, tree: frame.tree, for: key, comparedWith: nil) {
       record.recorded = true
       record.baseline = folder.relative(store.writePath(for: key))
     }
@@ -111,7 +113,8 @@ extension RunChecker {
 
   /// Two PNGs and nothing else: byte-identical files skip decoding.
   private func comparePNGs(
-    _ key: SnapshotKey, baseline: BaselineStore.Location, baselineBytes: [UInt8], currentPath: String,
+    _ key: SnapshotKey, baseline: BaselineStore.Location, compared: BaselineStore.Compared, baselineBytes: [UInt8],
+    currentPath: String,
     options: DiffOptions, folder: RunFolder, into record: SnapshotRecord, received: Received?
   ) throws -> SnapshotRecord {
     var record = record
@@ -147,14 +150,15 @@ extension RunChecker {
     let frame = Frame(image: currentImage, tree: nil, path: currentPath)
     return try conclude(
       key, passed: result.passed, identical: result.identical, changeHash: result.changeHash,
-      baseline: baseline, current: frame, png: { currentBytes }, folder: folder, into: record,
+      baseline: baseline, compared: compared, current: frame, png: { currentBytes }, folder: folder, into: record,
       diffPNG: { try outcome.diffPNG() })
   }
 
   /// Frames with element trees, element masks or the layout level.
   private func compareFrames(
-    _ key: SnapshotKey, baseline: BaselineStore.Location, currentPath: String, comparison: FrameComparison,
-    folder: RunFolder, into record: SnapshotRecord, received: Received?, renders: Counter?
+    _ key: SnapshotKey, baseline: BaselineStore.Location, compared: BaselineStore.Compared, currentPath: String,
+    comparison: FrameComparison, folder: RunFolder, into record: SnapshotRecord, received: Received?,
+    renders: Counter?
   ) throws -> SnapshotRecord {
     var record = record
     let baselineFrame = try measured(.decode, by: observer) { try Frame.load(baseline.path, decoder: decoder) }
@@ -174,7 +178,7 @@ extension RunChecker {
     // needs none (encoding an iPhone-size rendering costs more than rendering it).
     return try conclude(
       key, passed: outcome.passed, identical: outcome.result.identical,
-      changeHash: outcome.result.changeHash, baseline: baseline, current: currentFrame,
+      changeHash: outcome.result.changeHash, baseline: baseline, compared: compared, current: currentFrame,
       png: { try pngBytes(of: currentFrame, at: currentPath) }, folder: folder, into: record,
       diffPNG: { try outcome.diffPNG() })
   }
@@ -183,7 +187,8 @@ extension RunChecker {
   /// and the record mode may write the baseline.
   private func conclude(
     _ key: SnapshotKey, passed: Bool, identical: Bool, changeHash: String?, baseline: BaselineStore.Location,
-    current: Frame, png: () throws -> [UInt8], folder: RunFolder, into record: SnapshotRecord,
+    compared: BaselineStore.Compared, current: Frame, png: () throws -> [UInt8], folder: RunFolder,
+    into record: SnapshotRecord,
     diffPNG: () throws -> [UInt8]
   ) throws -> SnapshotRecord {
     var record = record
@@ -195,8 +200,8 @@ extension RunChecker {
       // for free): the report shows only the baseline, and frames that pass with other bytes
       // (another encoder, noise under the threshold) would add every frame of every run to the
       // blob store.
-      if verdict.records {
-        try store.write(png(), tree: current.tree, for: key)
+      // Only over the baseline compared: an approval or undo that landed meanwhile stays.
+      if verdict.records, try store.record(png(), tree: current.tree, for: key, comparedWith: compared) {
         record.recorded = true
       }
       return record
@@ -219,8 +224,12 @@ extension RunChecker {
     if let hash = changeHash, try store.rejectedChanges(at: baseline).contains(hash) {
       record.previouslyRejected = true
     }
-    if verdict.records {
-      try measured(.keep, by: observer) { try store.write(bytes, tree: current.tree, for: key) }
+    let recorded =
+      verdict.records
+      ? try measured(.keep, by: observer) {
+        try store.record(bytes, tree: current.tree, for: key, comparedWith: compared)
+      } : false
+    if recorded {
       record.recorded = true
     }
     return record

@@ -87,7 +87,8 @@ public struct SnapshotCheck: Sendable {
     /// The comparison made (nil without a baseline), to draw the diff image with.
     public var comparison: FrameComparison?
     public var outcome: FrameComparison.Outcome?
-    /// Where the frame was written as the baseline, when the record mode wrote it.
+    /// Where the frame was written as the baseline, when the record mode wrote it (`nil` too when
+    /// the baseline changed after it was compared, and the change was kept).
     public var recordedPath: String?
   }
 
@@ -104,9 +105,11 @@ public struct SnapshotCheck: Sendable {
     guard let location = try store.locate(key) else {
       let verdict = withoutBaseline
       var checked = Checked(verdict: verdict)
-      if verdict.records { checked.recordedPath = try record(frame, key: key, in: store) }
+      if verdict.records { checked.recordedPath = try record(frame, key: key, in: store, comparedWith: nil) }
       return checked
     }
+    // Stamped before it is read: a recording then writes only over this file.
+    let compared = BaselineStore.Compared(location)
     let baseline = try Frame.load(location.path)
     let comparison = try self.comparison(
       for: key, baselineSettings: try store.settings(at: location), frameSettings: frameSettings)
@@ -114,12 +117,17 @@ public struct SnapshotCheck: Sendable {
     let verdict = self.verdict(passed: outcome.passed, identical: outcome.result.identical)
     var checked = Checked(
       verdict: verdict, baseline: location, baselineFrame: baseline, comparison: comparison, outcome: outcome)
-    if verdict.records { checked.recordedPath = try record(frame, key: key, in: store) }
+    if verdict.records { checked.recordedPath = try record(frame, key: key, in: store, comparedWith: compared) }
     return checked
   }
 
-  private func record(_ frame: Frame, key: SnapshotKey, in store: BaselineStore) throws -> String {
-    try store.write(try PNGEncoder().encode(frame.image), tree: frame.tree, for: key)
+  /// The frame written as the baseline, when the baseline is still the one compared (`nil`: none):
+  /// its path, or `nil` when an approval changed the baseline meanwhile and it stays.
+  private func record(
+    _ frame: Frame, key: SnapshotKey, in store: BaselineStore, comparedWith compared: BaselineStore.Compared?
+  ) throws -> String? {
+    let png = try PNGEncoder().encode(frame.image)
+    guard try store.record(png, tree: frame.tree, for: key, comparedWith: compared) else { return nil }
     return store.writePath(for: key)
   }
 }

@@ -54,6 +54,14 @@
 
       guard let baseline = checked.baseline, let outcome = checked.outcome else {
         guard let recorded = checked.recordedPath else {
+          if checked.verdict.records {
+            return SnapshotVerdict(
+              key: rawKey, status: .failed,
+              message:
+                "A baseline for snapshot '\(rawKey)' appeared in \(DisplayPath.shown(store.root)) while this frame was "
+                + "compared (an approval, or another test recording it): it was kept, not overwritten. Run the test again."
+            )
+          }
           return SnapshotVerdict(
             key: rawKey, status: .failed,
             message:

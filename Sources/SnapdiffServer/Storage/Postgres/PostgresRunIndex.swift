@@ -68,45 +68,57 @@ final class PostgresRunIndex: RunIndex {
   /// - Returns: whether anything changed.
   @discardableResult
   private func refresh(_ folder: RunFolder, forget: Bool) throws -> Bool {
-    let logger = database.logger
     let id = folder.id
     // Up to date (after a frame, whose append indexed it): one query, no transaction.
     if let fingerprint = RecordFingerprint.of(folder.recordPath), try isUpToDate(id, fingerprint: fingerprint) {
       return false
     }
-    for _ in 0..<5 {
-      guard let fingerprint = RecordFingerprint.of(folder.recordPath) else {
-        if forget { try database.wait { try await $0.query("DELETE FROM runs WHERE id = \(id)", logger: logger) } }
-        return false
-      }
-      // Only the records appended since, when `run.json` is the version indexed.
-      let outcome = try database.wait { client in
-        try await client.withTransaction(logger: logger) { connection -> Bool? in
-          try await connection.query("SELECT pg_advisory_xact_lock(\(Self.indexLock))", logger: logger)
-          guard let run = try await Self.run(id, on: connection), run.fingerprint == fingerprint else { return nil }
-          guard run.closedAt == nil else { return false }
-          return try await Self.follow(run, on: connection)
-        }
-      }
-      if let outcome { return outcome }
-      // A new version of `run.json`: the whole run, read here (a file, and an open run's records).
-      guard let record = try? folder.load(), record.id == id else {
-        if forget { try database.wait { try await $0.query("DELETE FROM runs WHERE id = \(id)", logger: logger) } }
-        return false
-      }
-      let path = folder.recordPath
-      let stored = try database.wait { client in
-        try await client.withTransaction(logger: logger) { connection -> Bool in
-          try await connection.query("SELECT pg_advisory_xact_lock(\(Self.indexLock))", logger: logger)
-          // Changed while it was read: read again.
-          guard RecordFingerprint.of(path) == fingerprint else { return false }
-          try await Self.store(record, fingerprint: fingerprint, on: connection)
-          return true
-        }
-      }
-      if stored { return true }
+    // Optimistic tries; the last holds the run's lock, so no approval, undo or frame changes
+    // `run.json` under it (approvals of one run from several instances at once changed it under
+    // five tries in a row, and an approval done was answered 409).
+    for attempt in 0..<6 {
+      let indexed =
+        try attempt < 5 ? index(folder, forget: forget) : folder.withLock { try index(folder, forget: forget) }
+      if let indexed { return indexed }
     }
     throw RunError("run \(id): its run.json kept changing while it was indexed")
+  }
+
+  /// One try of `refresh`: whether anything changed, or `nil` when `run.json` changed while it
+  /// was read.
+  private func index(_ folder: RunFolder, forget: Bool) throws -> Bool? {
+    let logger = database.logger
+    let id = folder.id
+    guard let fingerprint = RecordFingerprint.of(folder.recordPath) else {
+      if forget { try database.wait { try await $0.query("DELETE FROM runs WHERE id = \(id)", logger: logger) } }
+      return false
+    }
+    // Only the records appended since, when `run.json` is the version indexed.
+    let outcome = try database.wait { client in
+      try await client.withTransaction(logger: logger) { connection -> Bool? in
+        try await connection.query("SELECT pg_advisory_xact_lock(\(Self.indexLock))", logger: logger)
+        guard let run = try await Self.run(id, on: connection), run.fingerprint == fingerprint else { return nil }
+        guard run.closedAt == nil else { return false }
+        return try await Self.follow(run, on: connection)
+      }
+    }
+    if let outcome { return outcome }
+    // A new version of `run.json`: the whole run, read here (a file, and an open run's records).
+    guard let record = try? folder.load(), record.id == id else {
+      if forget { try database.wait { try await $0.query("DELETE FROM runs WHERE id = \(id)", logger: logger) } }
+      return false
+    }
+    let path = folder.recordPath
+    let stored = try database.wait { client in
+      try await client.withTransaction(logger: logger) { connection -> Bool in
+        try await connection.query("SELECT pg_advisory_xact_lock(\(Self.indexLock))", logger: logger)
+        // Changed while it was read: read again.
+        guard RecordFingerprint.of(path) == fingerprint else { return false }
+        try await Self.store(record, fingerprint: fingerprint, on: connection)
+        return true
+      }
+    }
+    return stored ? true : nil
   }
 
   /// Whether run `id`'s row holds `run.json` version `fingerprint` and, while the run is open,
