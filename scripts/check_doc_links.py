@@ -5,8 +5,9 @@
   (anchors made as GitHub makes them: lower case, punctuation dropped, spaces to hyphens, `-1`,
   `-2` … for repeated headings). Links with a scheme (https:, mailto:) are not followed.
 - README.md and docs/ name no issue numbers (`#19`, `#1234`, `issue 18`; not `#123`, which could be a colour) and no commit hashes (a
-  backquoted word of 7–12 hex digits with a digit and a letter): how a figure came to be belongs
-  in CHANGELOG.md. Code blocks are not read.
+  word of 7–40 hex digits with a digit and a letter, code blocks included: an example's hashes are
+  shortened below 7): how a figure came to be belongs in CHANGELOG.md. Links in code blocks are
+  not followed.
 
 Prints each problem as `file:line: what`; exit 0 when there is none, 1 otherwise.
 """
@@ -18,7 +19,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 # `#19`, not a colour: `#007aff`, `#777777` (six hex digits) or `#333` (three).
 ISSUE = re.compile(r"(?<![&\w])#(?:[0-9]{1,2}|[0-9]{4,5})\b|\b[Ii]ssues? #?[0-9]+")
-HASH = re.compile(r"`([0-9a-f]{7,12})`")
+HASH = re.compile(r"(?<![\w#])([0-9a-f]{7,40})(?!\w)")
 
 
 def prose_lines(path):
@@ -55,7 +56,15 @@ def anchors(path, cache={}):
 
 def problems(path):
     relative = os.path.relpath(path, ROOT)
-    history_free = relative == "README.md" or relative.startswith("docs" + os.sep)
+    if relative == "README.md" or relative.startswith("docs" + os.sep):
+        with open(path, encoding="utf-8") as file:
+            for number, line in enumerate(file, 1):
+                for match in ISSUE.finditer(line):
+                    yield f"{relative}:{number}: an issue number ({match.group(0)}): history goes to CHANGELOG.md"
+                for match in HASH.finditer(line):
+                    word = match.group(1)
+                    if re.search(r"[0-9]", word) and re.search(r"[a-f]", word):
+                        yield f"{relative}:{number}: a commit hash ({word}): history goes to CHANGELOG.md"
     for number, line in prose_lines(path):
         for match in LINK.finditer(line):
             target = match.group(1)
@@ -67,13 +76,6 @@ def problems(path):
                 yield f"{relative}:{number}: no file {name} (link {target})"
             elif fragment and destination.endswith(".md") and fragment not in anchors(destination):
                 yield f"{relative}:{number}: no heading #{fragment} in {os.path.relpath(destination, ROOT)}"
-        if history_free:
-            for match in ISSUE.finditer(line):
-                yield f"{relative}:{number}: an issue number ({match.group(0)}): history goes to CHANGELOG.md"
-            for match in HASH.finditer(line):
-                word = match.group(1)
-                if re.search(r"[0-9]", word) and re.search(r"[a-f]", word):
-                    yield f"{relative}:{number}: a commit hash ({word}): history goes to CHANGELOG.md"
 
 
 def main(arguments):
