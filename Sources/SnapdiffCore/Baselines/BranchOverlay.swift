@@ -212,7 +212,6 @@ public struct BranchNameError: Error, Sendable, Equatable, CustomStringConvertib
   }
 
   public var description: String {
-    let shown = branch.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : String($0) }.joined()
-    return "branch '\(shown)' \(problem)"
+    "branch '\(PathText.withControlsHidden(branch))' \(problem)"
   }
 }

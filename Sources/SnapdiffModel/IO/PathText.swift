@@ -33,6 +33,12 @@ public enum PathText {
     return text
   }
 
+  /// A name for messages with its control characters (C0 and DEL) shown as `?`, so that a key,
+  /// branch or glob cannot move the cursor or end the line of the message that names it.
+  public static func withControlsHidden(_ text: some StringProtocol) -> String {
+    text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : String($0) }.joined()
+  }
+
   /// Whether `component` is `.` or `..` byte for byte.
   public static func isDotOrDotDot(_ component: some StringProtocol) -> Bool {
     component.utf8.elementsEqual(".".utf8) || component.utf8.elementsEqual("..".utf8)

@@ -166,8 +166,7 @@ public struct KeyError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 
   public var description: String {
-    let shown = key.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : String($0) }.joined()
-    return "snapshot key '\(shown)' \(problem)"
+    "snapshot key '\(PathText.withControlsHidden(key))' \(problem)"
   }
 }
 
@@ -264,8 +263,7 @@ public struct GlobError: Error, Sendable, Equatable, CustomStringConvertible {
   public var pattern: String
 
   public var description: String {
-    let shown = pattern.unicodeScalars.prefix(40).map { $0.value < 0x20 || $0.value == 0x7f ? "?" : String($0) }
-      .joined()
+    let shown = PathText.withControlsHidden(String(pattern.unicodeScalars.prefix(40)))
     return "the glob '\(shown)…' is \(pattern.utf8.count) bytes; a glob, like a key, is at most \(Glob.maximumLength)"
   }
 }
