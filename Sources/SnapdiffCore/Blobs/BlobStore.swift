@@ -14,10 +14,9 @@
 /// regular file whose bytes hash to its name, hashed once per version of the file): one that was
 /// replaced, cut short or turned into a link is written again from the bytes being put, never
 /// linked into a run or read as it is; `prune` repairs the others from a good copy. Writers that
-/// add blobs hold the store's lock shared
-/// (`whileAdding`) until what they added is referenced (a `run.json`, the approval log);
-/// `BlobCollection` holds it exclusively, so a blob written by a run in progress is never
-/// collected.
+/// add blobs hold the store's lock shared (`whileAdding`) until what they added is referenced (a
+/// `run.json`, the approval log); `BlobCollection` holds it exclusively, so a blob written by a
+/// run in progress is never collected.
 ///
 /// ```swift
 /// let blobs = BlobStore.beside(runsDirectory: ".snapdiff/runs")
