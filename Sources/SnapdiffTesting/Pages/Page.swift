@@ -68,11 +68,16 @@ public protocol SnapshotPage: Page {
   /// Regions compared by a rule of their own in every snapshot of this page (default: none):
   /// `.floating("~badge", by: 5)`, `.strict(…)`, `.content(…)`, `.layout(…)` (``PageRegion``).
   var checkRegions: [PageRegion] { get }
+  /// Overrides of the contrast rule in every snapshot of this page (default: none):
+  /// `.largeText("title")`, `.boldText(…)`, `.regularText(…)`, `.graphicalObject(…)`,
+  /// `.ignoreContrast(…)` (``PageContrastRegion``); they refine a contrast check that is on.
+  var contrastRegions: [PageContrastRegion] { get }
 }
 
 extension SnapshotPage {
   public var ignoredElements: [IgnoredElement] { [] }
   public var checkRegions: [PageRegion] { [] }
+  public var contrastRegions: [PageContrastRegion] { [] }
 
   /// The page's ignored areas now, or the reason they cannot be used.
   func ignoredAreas() -> Result<[IgnoredArea], IgnoredElementsError> {
