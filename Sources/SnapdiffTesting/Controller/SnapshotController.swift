@@ -132,7 +132,7 @@ public final class SnapshotController {
     _ key: String, page: P, shooter: SnapShooter, target: (any IgnorableElement)?,
     checkRegions callRegions: [PageRegion]
   ) -> SnapshotVerdict {
-    if case .failure(let problem) = page.ignoredAreas() {
+    if let problem = page.ignoredElementsProblem {
       return SnapshotVerdict(key: key, status: .failed, message: "Snapshot '\(key)' was not taken: \(problem)")
     }
     do {

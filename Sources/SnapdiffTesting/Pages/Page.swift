@@ -79,11 +79,16 @@ extension SnapshotPage {
   public var checkRegions: [PageRegion] { [] }
   public var contrastRegions: [PageContrastRegion] { [] }
 
+  /// Why the page's `ignoredElements` cannot be masked (a type snapdiff cannot mask), or nil;
+  /// known from the type alone, without reading an element.
+  var ignoredElementsProblem: IgnoredElementsError? {
+    IgnoredElement.self is any IgnorableElement.Type
+      ? nil : IgnoredElementsError(page: "\(Swift.type(of: self))", elementType: "\(IgnoredElement.self)")
+  }
+
   /// The page's ignored areas now, or the reason they cannot be used.
   func ignoredAreas() -> Result<[IgnoredArea], IgnoredElementsError> {
-    guard IgnoredElement.self is any IgnorableElement.Type else {
-      return .failure(IgnoredElementsError(page: "\(Swift.type(of: self))", elementType: "\(IgnoredElement.self)"))
-    }
+    if let ignoredElementsProblem { return .failure(ignoredElementsProblem) }
     return .success(ignoredElements.compactMap { ($0 as? any IgnorableElement)?.ignoredArea })
   }
 }
