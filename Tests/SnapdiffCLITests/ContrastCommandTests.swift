@@ -52,6 +52,11 @@ struct ContrastCommandTests {
       ])
       #expect(large.status == 0, "\(large.standardOutput)")
       #expect(large.standardOutput.contains("contrast AA: 1 element pass"))
+      // The same by rectangle: the hint's frame in points holds it.
+      let byFrame = try SnapdiffProcess.run([
+        "compare", a, b, "--contrast", "AA", "--contrast-fails", "--contrast-region", "large-text:8,10,30,17pt",
+      ])
+      #expect(byFrame.status == 0, "\(byFrame.standardOutput)\(byFrame.standardError)")
 
       let json = try SnapdiffProcess.run(["compare", a, b, "--contrast", "AA", "--json"]).json()
       let contrast = try #require(json["contrast"] as? [String: Any])
@@ -99,8 +104,12 @@ struct ContrastCommandTests {
       #expect(
         report.contains("Contrast under AA: staticText &#39;hint&#39;")
           || report.contains("Contrast under AA: staticText 'hint'"))
-      // A region in a settings file beside the frame overrides the project's rule.
+      // A region in a settings file beside the frame overrides the project's rule, by selector or
+      // by rectangle in pixels (as the test API writes a page's XCUIElement).
       try #"{"contrastRegions": ["ignore:hint"]}"#.write(
+        toFile: workspace.root + "/frames/Login.snapdiff.json", atomically: true, encoding: .utf8)
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+      try #"{"contrastRegions": ["ignore:8,10,30,17"]}"#.write(
         toFile: workspace.root + "/frames/Login.snapdiff.json", atomically: true, encoding: .utf8)
       #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
     }

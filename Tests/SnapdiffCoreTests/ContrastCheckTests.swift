@@ -119,6 +119,30 @@ struct ContrastCheckTests {
     #expect(throws: ConfigurationError.self) { try ContrastRegion("title") }
   }
 
+  @Test("a region by rectangle, in pixels or points, holds the elements wholly inside it; its text round-trips")
+  func rectangleRegions() throws {
+    let (image, tree) = Self.screen([
+      (Self.label("hint", y: 2), Self.grey(0x77), Self.white),  // 30×17 at (4, 2)
+      (Self.label("other", y: 30), Self.grey(0x77), Self.white),
+    ])
+    let pixels = try ContrastRegion("large-text:0,0,40,20")
+    #expect(pixels.area == .pixels(PixelRect(x: 0, y: 0, width: 40, height: 20)))
+    #expect(try ContrastCheck(regions: [pixels]).check(image, tree).failures.map(\.identifier) == ["other"])
+    let points = try ContrastRegion("ignore:4,2,30,17pt")
+    #expect(points.area == .points(ElementFrame(x: 4, y: 2, width: 30, height: 17)))
+    #expect(try ContrastCheck(regions: [points]).check(image, tree).findings.map(\.identifier) == ["other"])
+    // Partly covered is not inside: the hint stays regular text; an empty holding is named.
+    let partial = try ContrastCheck(regions: [try ContrastRegion("large-text:0,0,20,20")]).check(image, tree)
+    #expect(partial.failures.map(\.identifier) == ["hint", "other"])
+    #expect(partial.unmatchedRegions == ["large-text:0,0,20,20"])
+    // As settings files and the service's settings part write them.
+    let encoded = try JSONEncoder().encode([pixels, points])
+    #expect(String(decoding: encoded, as: UTF8.self) == #"["large-text:0,0,40,20","ignore:4.0,2.0,30.0,17.0pt"]"#)
+    #expect(try JSONDecoder().decode([ContrastRegion].self, from: encoded) == [pixels, points])
+    #expect(throws: ConfigurationError.self) { try ContrastRegion("ignore:0,0,0,20") }
+    #expect(throws: ConfigurationError.self) { try ContrastRegion("ignore:1,2,3") }
+  }
+
   @Test("a disabled element is exempt (WCAG: inactive components), unless a region selects it")
   func disabled() throws {
     var hint = Self.label("hint", y: 2)

@@ -50,4 +50,45 @@ struct ContrastServiceTests {
       }
     }
   }
+
+  @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test("snapdiff.json's contrast fields apply to every frame the service checks; a rectangle region overrides them")
+  func projectConfig() async throws {
+    try await withFixture { fixture in
+      let png = try PNGEncoder().encode(Self.screen)
+      let tree = try ElementTree.decode(Array(Self.tree.utf8), path: "tree")
+      try fixture.store.write(png, tree: tree, for: SnapshotKey("a/login"))
+      try fixture.store.write(png, tree: tree, for: SnapshotKey("a/large"))
+      var configuration = fixture.configuration()
+      configuration.config = try ProjectConfig.decoded(#"{"contrast": "AA", "contrastFails": true}"#)
+      try await fixture.test(configuration) { client in
+        let run = try await client.openRun()
+        var form = Multipart()
+        form.add("frame", png, contentType: "image/png")
+        form.add("tree", Array(Self.tree.utf8), contentType: "application/json")
+        let response = try await client.execute(
+          uri: snapshotURI(run, "a/login"), method: .put, headers: form.headers, body: form.body)
+        #expect(response.json["status"] as? String == "failed", "\(response.text)")
+        let contrast = try #require(response.json["contrast"] as? [String: Any], "\(response.text)")
+        #expect((contrast["failures"] as? [String])?.count == 1)
+        // The hint's box, in points, held as large text (3:1): the same frame passes.
+        var large = Multipart()
+        large.add("frame", png, contentType: "image/png")
+        large.add("tree", Array(Self.tree.utf8), contentType: "application/json")
+        large.add(
+          "settings", Array(#"{"contrastRegions": ["large-text:8,10,30,17pt"]}"#.utf8),
+          contentType: "application/json")
+        let passed = try await client.execute(
+          uri: snapshotURI(run, "a/large"), method: .put, headers: large.headers, body: large.body)
+        #expect(passed.json["status"] as? String == "passed", "\(passed.text)")
+      }
+    }
+  }
+}
+
+extension ProjectConfig {
+  /// A config from its JSON text, as `snapdiff.json` holds it.
+  static func decoded(_ text: String) throws -> ProjectConfig {
+    try JSONDecoder().decode(ProjectConfig.self, from: Data(text.utf8))
+  }
 }

@@ -30,6 +30,13 @@ struct RegionServiceTests {
         let floating = try await client.execute(
           uri: snapshotURI(run, "a/floating"), method: .put, headers: form.headers, body: form.body)
         #expect(floating.json["status"] as? String == "passed", "\(floating.text)")
+        // The verdict says where the floating content was found, as run.json's regionNotes do.
+        #expect(
+          floating.json["regionNotes"] as? [String] == ["floating region 8×6 at (5, 5): content found moved by (3, 0)"],
+          "\(floating.text)")
+        // The review page's card says it too.
+        let page = try await client.execute(uri: "/runs/\(run)", method: .get)
+        #expect(page.text.contains("Regions: floating region 8×6 at (5, 5): content found moved by (3, 0)"))
         var bad = Multipart()
         bad.add("frame", ServerFixture.png(Self.moved), contentType: "image/png")
         bad.add(

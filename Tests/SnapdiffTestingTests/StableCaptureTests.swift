@@ -130,4 +130,49 @@ struct StableCaptureTests {
     #expect(
       message.contains("capture: the screen was still changing after 1 s (5 captures): the last capture was checked"))
   }
+
+  @Test("stopsAtBaselineMatch: a capture that matches its baseline ends the wait, mid-animation or at once")
+  func stopsAtBaselineMatch() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    recordBaseline(scratch, buttonY: 108)  // the animation's second frame
+    let page = AnimatedPage(movingCaptures: 3)  // captures at 104, 108, 112, 112
+    let clock = FakeCaptureClock()
+    let controller = controller(scratch, StableCapture(clock: clock, stopsAtBaselineMatch: true))
+    var notes: [String] = []
+    controller.onNote = { notes.append($0) }
+    let verdict = controller.takeSnapshot("Sheet", id: "Anim", page: page, in: AnimatedFactory(page: page))
+    #expect(verdict.status == .passed)
+    #expect(verdict.captures == 2)
+    #expect(clock.waits == [0.1])
+    #expect(notes == ["snapdiff: snapshot 'Anim - test_anim/Sheet': the screen matched its baseline after 2 captures"])
+
+    // Without the option, the same animation is checked once it holds still, past the baseline.
+    let again = AnimatedPage(movingCaptures: 3)
+    let settled = self.controller(scratch, StableCapture(clock: FakeCaptureClock())).takeSnapshot(
+      "Sheet", id: "Anim", page: again, in: AnimatedFactory(page: again))
+    #expect(settled.status == .failed)
+    #expect(settled.captures == 4)
+
+    // A still screen that matches takes one capture, not two.
+    let still = AnimatedPage(movingCaptures: 0)
+    still.app.buttonY = 108
+    let once = self.controller(scratch, StableCapture(clock: FakeCaptureClock(), stopsAtBaselineMatch: true))
+      .takeSnapshot("Sheet", id: "Anim", page: still, in: AnimatedFactory(page: still))
+    #expect(once.status == .passed && once.captures == 1 && still.captures == 1)
+  }
+
+  @Test("stopsAtBaselineMatch changes nothing where the checker cannot tell without recording (the frames folder)")
+  func stopsAtBaselineMatchWithoutEngine() throws {
+    let scratch = Scratch()
+    defer { scratch.remove() }
+    let page = AnimatedPage(movingCaptures: 0)
+    let controller = SnapshotController(testName: "test_anim", checker: .frames(scratch.root + "/frames"))
+      .append(allowedPages: [AllowedPage { (f: AnimatedFactory) in f.animated }])
+    controller.stableCapture = StableCapture(clock: FakeCaptureClock(), stopsAtBaselineMatch: true)
+    controller.onNote = { _ in }
+    let verdict = controller.takeSnapshot("Sheet", id: "Anim", page: page, in: AnimatedFactory(page: page))
+    #expect(verdict.status == .written)
+    #expect(verdict.captures == 2)
+  }
 }

@@ -31,6 +31,36 @@
       var ignoredElements: [XCUIElement] { [app.staticTexts["clock"]] }
     }
 
+    /// A page that declares its regions with `XCUIElement`s, as an iOS suite does.
+    final class RegionsPage: SnapshotPage {
+      var id: String { "regions" }
+      var snapShooter: SnapShooter? { .xcuiScreen(app) }
+      var checkRegions: [PageRegion] { [.floating(app.staticTexts["clock"], by: 3)] }
+      var contrastRegions: [PageContrastRegion] {
+        [.largeText(app.staticTexts["clock"]), .ignoreContrast(app.staticTexts["noSuchElement"])]
+      }
+    }
+
+    func test_xcuiElementsDeclareRegionsAndContrastRegionsAtTheScreenshotsScale() throws {
+      let tree = screen(scale: 2)
+      MainActor.assumeIsolated {
+        ShimScreen.show(tree, screenshot: ShimScreen.blank(width: 240, height: 400), statusBar: nil)
+      }
+      let controller = SnapshotController(testName: "test_regions", checker: .frames(scratch), allowsEveryPage: true)
+      let callRegion = MainActor.assumeIsolated { PageRegion.ignore(app.staticTexts["clock"]) }
+      let verdict = controller.takeSnapshot(
+        "Clock", id: "Regions", page: RegionsPage(), in: self, checkRegions: [callRegion])
+      XCTAssertEqual(verdict.status, .written, "\(verdict)")
+      let settings = try JSONDecoder().decode(
+        SnapshotSettings.self,
+        from: Data(contentsOf: URL(fileURLWithPath: scratch + "/Regions - test_regions/Clock.snapdiff.json")))
+      // The clock (4, 2, 40×16 pt) in pixels at 2×; an element that does not exist holds nothing.
+      let clock = PixelRect(x: 8, y: 4, width: 80, height: 32)
+      XCTAssertEqual(
+        settings.regions, [.floating(.pixels(clock), offsets: .init(all: 3)), CheckRegion(.ignore, .pixels(clock))])
+      XCTAssertEqual(settings.contrastRegions, [ContrastRegion(kind: .largeText, area: .pixels(clock))])
+    }
+
     private func screen(scale: Int) -> ElementTree {
       ElementTree(
         scale: scale, screen: .init(width: 120, height: 200),

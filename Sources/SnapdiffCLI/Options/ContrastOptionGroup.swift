@@ -19,8 +19,8 @@ struct ContrastOptionGroup: ParsableArguments {
   @Option(
     name: .customLong("contrast-region"),
     help: ArgumentHelp(
-      "Override the contrast rule for the elements a selector picks: regular-text, large-text, bold-text (large from 14 pt), graphical-object (3:1) or ignore, as TYPE:SELECTOR ('large-text:title', 'ignore:~logo'). Repeatable.",
-      valueName: "type:selector"))
+      "Override the contrast rule for the elements a selector picks, or those inside a rectangle (X,Y,W,H pixels, X,Y,W,Hpt points): regular-text, large-text, bold-text (large from 14 pt), graphical-object (3:1) or ignore, as TYPE:AREA ('large-text:title', 'ignore:~logo', 'graphical-object:16,40,24,24pt'). Repeatable.",
+      valueName: "type:area"))
   var regions: [String] = []
 
   /// The check the flags ask for, over `defaults` (`snapdiff.json`'s fields); `nil` when no
@@ -36,7 +36,7 @@ struct ContrastOptionGroup: ParsableArguments {
   func validate() throws {
     for text in regions {
       do {
-        _ = try ElementSelector(try ContrastRegion(text).selector)
+        try ContrastRegion(text).validated()
       } catch {
         throw ValidationError("--contrast-region: \(error)")
       }

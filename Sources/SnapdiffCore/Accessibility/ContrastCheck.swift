@@ -26,7 +26,7 @@ public struct ContrastCheck: Sendable, Equatable {
   public var level: ContrastLevel
   /// An element under its required ratio fails the snapshot (else it is only reported).
   public var failsSnapshot: Bool
-  /// Overrides by selector; when several select an element, the last one given applies.
+  /// Overrides by selector or rectangle; when several hold an element, the last one given applies.
   public var regions: [ContrastRegion]
 
   public init(level: ContrastLevel = .aa, failsSnapshot: Bool = false, regions: [ContrastRegion] = []) {
@@ -152,7 +152,7 @@ public struct ContrastCheck: Sendable, Equatable {
     public var findings: [Finding]
     /// Text elements whose box holds one colour only: nothing to measure.
     public var unmeasured: [String]
-    /// Region selectors that matched no element.
+    /// Regions that held no element.
     public var unmatchedRegions: [String]
 
     public var failures: [Finding] { findings.filter { !$0.passed } }
@@ -192,7 +192,23 @@ public struct ContrastCheck: Sendable, Equatable {
     return text.flatMap { $0.isEmpty ? nil : $0 }
   }
 
-  /// Checks every text element of `tree` (and every element a region selects) in `image`, the
+  /// The elements a region holds: those its selector picks, or those whose frame (in pixels at
+  /// the tree's scale) lies wholly inside its rectangle. Wholly: a region drawn around a badge
+  /// holds the badge and what is in it, not the screen that contains it.
+  static func elements(of area: CheckRegion.Area, in tree: ElementTree) throws(ConfigurationError) -> [Element] {
+    let rect: PixelRect
+    switch area {
+    case .element(let selector): return try ElementSelector(selector).matches(in: tree)
+    case .pixels(let pixels): rect = pixels
+    case .points(let frame): rect = frame.pixels(scale: tree.scale)
+    }
+    return tree.root.allElements().filter { element in
+      let box = element.frame.pixels(scale: tree.scale)
+      return !box.isEmpty && box.x >= rect.x && box.y >= rect.y && box.maxX <= rect.maxX && box.maxY <= rect.maxY
+    }
+  }
+
+  /// Checks every text element of `tree` (and every element a region holds) in `image`, the
   /// pixels the tree describes.
   ///
   /// - Throws: `ConfigurationError` for a region whose selector does not parse.
@@ -200,7 +216,7 @@ public struct ContrastCheck: Sendable, Equatable {
     var overrides: [(ContrastRegion.Kind, [Element])] = []
     var unmatched: [String] = []
     for region in regions {
-      let matches = try ElementSelector(region.selector).matches(in: tree)
+      let matches = try Self.elements(of: region.area, in: tree)
       if matches.isEmpty { unmatched.append(region.description) }
       overrides.append((region.kind, matches))
     }

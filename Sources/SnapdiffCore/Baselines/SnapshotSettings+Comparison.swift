@@ -33,7 +33,7 @@ extension SnapshotSettings {
       if case .element(let text) = region.area { _ = try ElementSelector(text) }
     }
     result.regions += regions ?? []
-    for region in contrastRegions ?? [] { _ = try ElementSelector(region.selector) }
+    for region in contrastRegions ?? [] { try region.validated() }
     result.contrast = applied(to: comparison.contrast)
     return result
   }

@@ -39,7 +39,7 @@ public struct ProjectConfig: Sendable, Codable, Equatable {
   public var contrast: ContrastLevel?
   /// Whether a contrast failure fails the snapshot (`--contrast-fails`).
   public var contrastFails: Bool?
-  /// `TYPE:SELECTOR` overrides of the contrast rule for every snapshot.
+  /// `TYPE:AREA` overrides of the contrast rule for every snapshot.
   public var contrastRegions: [ContrastRegion]?
 
   public init() {}
@@ -89,7 +89,7 @@ public struct ProjectConfig: Sendable, Codable, Equatable {
       }
     }
     for region in config.contrastRegions ?? [] {
-      do { _ = try ElementSelector(region.selector) } catch { throw ConfigurationError("\(path): \(error)") }
+      do { try region.validated() } catch { throw ConfigurationError("\(path): \(error)") }
     }
     return config
   }
@@ -104,6 +104,11 @@ public struct ProjectConfig: Sendable, Codable, Equatable {
     settings.contrastRegions = contrastRegions
     return settings
   }
+
+  /// The accessibility validation this config asks of every snapshot (`contrast`,
+  /// `contrastFails`, `contrastRegions`), or `nil` without a level: the default of every entry
+  /// point that reads the config (`check`, the service, the test API's local checker).
+  public var contrastCheck: ContrastCheck? { settings.applied(to: nil) }
 
   /// The regions of every kind that apply to `key`.
   public func checkRegions(for key: SnapshotKey) -> [CheckRegion] {

@@ -94,6 +94,9 @@ extension HTMLReport {
     if let uncounted = ReportFormat.uncounted(snapshot) {
       lines.append(("note", "Not counted: " + uncounted))
     }
+    if let notes = snapshot.regionNotes, !notes.isEmpty {
+      lines.append(("note", "Regions: " + notes.joined(separator: "; ")))
+    }
     if let environment = snapshot.baselineEnvironment {
       lines.append(("note", "Baseline from the environment " + environment))
     }

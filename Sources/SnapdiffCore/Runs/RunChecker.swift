@@ -45,6 +45,8 @@ public struct RunChecker: Sendable {
   /// folder).
   public var blobs: BlobStore
   /// Accessibility validation of every snapshot compared (`SnapshotCheck.contrast`), or `nil`.
+  /// Default: the config's (``ProjectConfig/contrastCheck``), so the service applies
+  /// `snapdiff.json`'s contrast fields as `check` does.
   public var contrast: ContrastCheck?
   /// Told how long each stage took (the service's `/metrics`, `check --timings`).
   public var observer: (any CheckObserver)?
@@ -74,6 +76,7 @@ public struct RunChecker: Sendable {
     self.jobs = max(1, jobs)
     self.decoder = decoder
     self.only = only
+    contrast = config.contrastCheck
   }
 
   /// What a check produced.

@@ -20,7 +20,7 @@ public struct SnapshotCheck: Sendable {
   public var config: ProjectConfig
   public var recordMode: RecordMode
   /// Accessibility validation of every snapshot (flags over `snapdiff.json`; settings files
-  /// refine it), or `nil`.
+  /// refine it), or `nil`. Default: `snapdiff.json`'s (``ProjectConfig/contrastCheck``).
   public var contrast: ContrastCheck?
 
   /// - Parameter matchLevel: nil takes `options.matchLevel` (flags over `snapdiff.json`).
@@ -34,6 +34,7 @@ public struct SnapshotCheck: Sendable {
     self.layoutTolerance = layoutTolerance
     self.config = config
     self.recordMode = recordMode
+    contrast = config.contrastCheck
   }
 
   /// The comparison for `key`: the defaults, `snapdiff.json`'s ignore rules for the key, then the
@@ -119,6 +120,20 @@ public struct SnapshotCheck: Sendable {
       verdict: verdict, baseline: location, baselineFrame: baseline, comparison: comparison, outcome: outcome)
     if verdict.records { checked.recordedPath = try record(frame, key: key, in: store, comparedWith: compared) }
     return checked
+  }
+
+  /// Whether `frame` matches the baseline of `key` under the comparison ``check(_:key:frameSettings:in:)``
+  /// applies, with nothing recorded or written: false without a baseline. What a test's stable
+  /// capture asks of each capture before it settles.
+  ///
+  /// - Throws: as ``check(_:key:frameSettings:in:)`` does.
+  public func matches(_ frame: Frame, key: SnapshotKey, frameSettings: SnapshotSettings?, in store: BaselineStore)
+    throws -> Bool
+  {
+    guard let location = try store.locate(key) else { return false }
+    let comparison = try self.comparison(
+      for: key, baselineSettings: try store.settings(at: location), frameSettings: frameSettings)
+    return try comparison.compare(try Frame.load(location.path), frame).passed
   }
 
   /// The frame written as the baseline, when the baseline is still the one compared (`nil`: none):

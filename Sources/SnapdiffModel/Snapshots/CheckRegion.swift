@@ -94,17 +94,9 @@ public struct CheckRegion: Sendable, Equatable, Codable, CustomStringConvertible
   /// What is wrong with this region, or `nil`: an empty rectangle, a floating region without
   /// offsets, offsets on another kind, an offset out of range.
   public var problem: String? {
-    switch area {
-    case .pixels(let rect) where rect.isEmpty || rect.x < 0 || rect.y < 0:
-      return "\(kind) region \(area) is empty or negative: give a width and a height above 0"
-    case .points(let frame) where !(frame.width > 0 && frame.height > 0 && frame.x >= 0 && frame.y >= 0):
-      return "\(kind) region \(area) is empty or negative: give a width and a height above 0"
-    case .points(let frame)
-    where [frame.x, frame.y, frame.width, frame.height].contains(where: { !($0 <= ElementFrame.maximumExtent) }):
-      return "\(kind) region \(area) is larger than \(Int(ElementFrame.maximumExtent)) points"
-    case .element(let selector) where selector.isEmpty:
-      return "\(kind) region has an empty element selector"
-    default: break
+    if let problem = area.problem {
+      if case .element = area { return "\(kind) region has an empty element selector" }
+      return "\(kind) region \(problem)"
     }
     if kind == .floating {
       guard let offsets else { return "floating region \(area) needs its offsets (:N or :UP,DOWN,LEFT,RIGHT)" }
@@ -149,7 +141,7 @@ public struct CheckRegion: Sendable, Equatable, Codable, CustomStringConvertible
   }
 
   /// `X,Y,W,H` in pixels, `X,Y,W,Hpt` in points, anything else a selector.
-  private static func area(_ text: String) throws(ConfigurationError) -> Area {
+  static func area(_ text: String) throws(ConfigurationError) -> Area {
     let trimmed = String(Substring(text).trimmingWhitespace())
     let inPoints = trimmed.hasSuffix("pt")
     let numbers = inPoints ? String(trimmed.dropLast(2)) : trimmed
@@ -211,5 +203,34 @@ public struct CheckRegion: Sendable, Equatable, Codable, CustomStringConvertible
     case .element(let selector): try container.encode(selector, forKey: .element)
     }
     try container.encodeIfPresent(offsets, forKey: .offsets)
+  }
+}
+
+extension CheckRegion.Area {
+  /// Parses an area as the command line writes it: `X,Y,W,H` (pixels), `X,Y,W,Hpt` (points) or
+  /// an element selector (the one grammar of regions and contrast regions).
+  ///
+  /// - Throws: `ConfigurationError` for a malformed rectangle or an empty text.
+  public init(spec text: String) throws(ConfigurationError) {
+    self = try CheckRegion.area(text)
+  }
+
+  /// What is wrong with this area, or `nil`: an empty or negative rectangle, one larger than
+  /// ``ElementFrame/maximumExtent`` points, an empty selector. (A selector's grammar is checked
+  /// where it is resolved.)
+  public var problem: String? {
+    switch self {
+    case .pixels(let rect) where rect.isEmpty || rect.x < 0 || rect.y < 0:
+      return "\(self) is empty or negative: give a width and a height above 0"
+    case .points(let frame) where !(frame.width > 0 && frame.height > 0 && frame.x >= 0 && frame.y >= 0):
+      return "\(self) is empty or negative: give a width and a height above 0"
+    case .points(let frame)
+    where [frame.x, frame.y, frame.width, frame.height].contains(where: { !($0 <= ElementFrame.maximumExtent) }):
+      return "\(self) is larger than \(Int(ElementFrame.maximumExtent)) points"
+    case .element(let selector) where selector.isEmpty:
+      return "the element selector is empty"
+    default:
+      return nil
+    }
   }
 }

@@ -35,7 +35,7 @@ public struct SnapshotSettings: Sendable, Codable, Equatable {
   public var contrast: ContrastLevel?
   /// Whether an element under its required contrast fails the snapshot (else it is reported only).
   public var contrastFails: Bool?
-  /// `TYPE:SELECTOR` overrides of the contrast rule (`large-text:title`, `ignore:~logo`); they add up.
+  /// `TYPE:AREA` overrides of the contrast rule (`large-text:title`, `ignore:~logo`, `ignore:0,0,80,40pt`); they add up.
   public var contrastRegions: [ContrastRegion]?
 
   enum CodingKeys: String, CodingKey, CaseIterable {

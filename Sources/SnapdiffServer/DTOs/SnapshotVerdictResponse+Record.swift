@@ -28,6 +28,7 @@ extension SnapshotVerdictResponse {
     text = record.text
     unmatchedSelectors = record.unmatchedSelectors
     difference = record.difference
+    regionNotes = record.regionNotes
     contrast = record.contrast
     error = record.error.map { shown?.hide($0) ?? $0 }
     skipReason = record.skipReason

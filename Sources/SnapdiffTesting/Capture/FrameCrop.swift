@@ -87,7 +87,8 @@ struct FrameCrop {
     return cropped
   }
 
-  /// A mask of the full screen, moved into the crop; nil when it lies wholly outside.
+  /// An area of the full screen, moved into the crop and cut to it; nil when it lies wholly
+  /// outside. (Selectors are resolved in the cropped tree, whose frames are already moved.)
   func moved(_ area: IgnoredArea) -> IgnoredArea? {
     switch area {
     case .elements: return area
@@ -95,8 +96,32 @@ struct FrameCrop {
       return frame.intersection(points).map { .points($0.moved(by: -points.x, -points.y)) }
     case .pixels(let rect):
       guard rect.touches(pixels) else { return nil }
-      return .pixels(PixelRect(x: rect.x - pixels.x, y: rect.y - pixels.y, width: rect.width, height: rect.height))
+      let left = max(rect.x, pixels.x)
+      let top = max(rect.y, pixels.y)
+      return .pixels(
+        PixelRect(
+          x: left - pixels.x, y: top - pixels.y, width: min(rect.maxX, pixels.maxX) - left,
+          height: min(rect.maxY, pixels.maxY) - top))
     }
+  }
+
+  /// A region of a page or a call, moved into the crop as masks are; nil when it lies wholly
+  /// outside (it would compare nothing). A region whose element is not on screen stays as it is.
+  func moved(_ region: PageRegion) -> PageRegion? {
+    guard let area = region.area else { return region }
+    var result = region
+    guard let inside = moved(area) else { return nil }
+    result.area = inside
+    return result
+  }
+
+  /// A contrast region, moved into the crop as masks are; nil when it lies wholly outside.
+  func moved(_ region: PageContrastRegion) -> PageContrastRegion? {
+    guard let area = region.area else { return region }
+    var result = region
+    guard let inside = moved(area) else { return nil }
+    result.area = inside
+    return result
   }
 }
 

@@ -15,6 +15,15 @@ import SnapdiffModel
 /// The default waits at most 2 s, 0.1 s between captures: a still screen costs one more capture
 /// (about a tenth of a second with XCUITest's screenshots); Eyes' default match timeout and
 /// Playwright's "two consecutive screenshots match" wait the same way.
+///
+/// With ``stopsAtBaselineMatch``, a capture that already matches its baseline ends the wait at
+/// once, as Eyes' retries do: a still screen that matches costs one capture, not two. Only a
+/// checker in this process can tell without recording anything (the local engine checker, on
+/// Linux and macOS); with the service or the frames folder the option changes nothing.
+///
+/// ```swift
+/// controller.stableCapture = StableCapture(timeout: 3, stopsAtBaselineMatch: true)
+/// ```
 public struct StableCapture: Sendable {
   /// The longest wait for two equal captures, in seconds (0: capture once).
   public var timeout: Double
@@ -22,11 +31,18 @@ public struct StableCapture: Sendable {
   public var interval: Double
   /// Tells the time and waits; a test hands in a fake one.
   public var clock: any CaptureClock
+  /// Also stop at the first capture that matches its baseline, where the checker can tell
+  /// (the local engine checker; each capture is then compared, in memory, without recording).
+  public var stopsAtBaselineMatch: Bool
 
-  public init(timeout: Double = 2, interval: Double = 0.1, clock: any CaptureClock = SystemCaptureClock()) {
+  public init(
+    timeout: Double = 2, interval: Double = 0.1, clock: any CaptureClock = SystemCaptureClock(),
+    stopsAtBaselineMatch: Bool = false
+  ) {
     self.timeout = max(0, timeout)
     self.interval = max(0, interval)
     self.clock = clock
+    self.stopsAtBaselineMatch = stopsAtBaselineMatch
   }
 
   /// Waits up to 2 s for two equal captures, 0.1 s apart.
@@ -36,9 +52,19 @@ public struct StableCapture: Sendable {
 
   /// A frame from `shooter` once the screen holds still (or the time is up), with how many
   /// captures it took.
-  public func capture(with shooter: SnapShooter) throws -> StableFrame {
+  ///
+  /// - Parameter matchesBaseline: whether a capture matches its baseline (``stopsAtBaselineMatch``):
+  ///   a capture that does ends the wait. Not asked of a capture equal to the one before (it
+  ///   ends the wait anyway), nor when the option is off.
+  public func capture(
+    with shooter: SnapShooter, matchesBaseline: ((CapturedFrame) throws -> Bool)? = nil
+  ) throws -> StableFrame {
+    let matches = stopsAtBaselineMatch ? matchesBaseline : nil
     var frame = try shooter.capture()
     guard timeout > 0 else { return StableFrame(frame: frame, captures: 1, settled: true) }
+    if let matches, try matches(frame) {
+      return StableFrame(frame: frame, captures: 1, settled: true, matchedBaseline: true)
+    }
     let start = clock.now()
     var captures = 1
     while clock.now() - start < timeout {
@@ -46,6 +72,9 @@ public struct StableCapture: Sendable {
       let next = try shooter.capture()
       captures += 1
       if next.showsSameScreen(as: frame) { return StableFrame(frame: next, captures: captures, settled: true) }
+      if let matches, try matches(next) {
+        return StableFrame(frame: next, captures: captures, settled: true, matchedBaseline: true)
+      }
       frame = next
     }
     return StableFrame(frame: frame, captures: captures, settled: false)
@@ -58,8 +87,18 @@ public struct StableFrame: Sendable {
   public var frame: CapturedFrame
   /// How many captures were taken.
   public var captures: Int
-  /// Whether the last two captures were equal (false: the time ran out while the screen moved).
+  /// Whether the last two captures were equal, or the last matched its baseline (false: the
+  /// time ran out while the screen moved).
   public var settled: Bool
+  /// The wait ended because the last capture matched its baseline (``StableCapture/stopsAtBaselineMatch``).
+  public var matchedBaseline: Bool
+
+  public init(frame: CapturedFrame, captures: Int, settled: Bool, matchedBaseline: Bool = false) {
+    self.frame = frame
+    self.captures = captures
+    self.settled = settled
+    self.matchedBaseline = matchedBaseline
+  }
 
   /// What the verdict adds about the wait: nothing for a screen that was still at once.
   func note(timeout: Double) -> String? {
@@ -67,6 +106,7 @@ public struct StableFrame: Sendable {
       return
         "the screen was still changing after \(Self.seconds(timeout)) (\(captures) captures): the last capture was checked"
     }
+    if matchedBaseline { return captures > 1 ? "the screen matched its baseline after \(captures) captures" : nil }
     return captures > 2 ? "the screen settled after \(captures) captures" : nil
   }
 

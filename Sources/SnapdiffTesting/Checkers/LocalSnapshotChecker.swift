@@ -75,6 +75,7 @@
 
       var verdict = SnapshotVerdict(key: rawKey, status: checked.verdict.status == .passed ? .passed : .failed)
       verdict.differentPixels = outcome.result.differentPixels
+      verdict.regionNotes = outcome.regionSentences
       verdict.baselinePath = DisplayPath.shown(baseline.path)
       guard checked.verdict.status == .failed else { return verdict }
 
@@ -91,6 +92,22 @@
         key: rawKey, outcome: outcome, baseline: verdict.baselinePath!, current: verdict.currentPath!,
         diff: verdict.diffPath!, rerecorded: checked.verdict.records, frames: frames)
       return verdict
+    }
+
+    /// Whether `captured` matches the baseline of `key` under the rule ``verify(_:key:masks:)``
+    /// applies, without writing anything (no frame, no baseline, no artifact): what a
+    /// ``StableCapture`` that ``StableCapture/stopsAtBaselineMatch`` asks of each capture. False
+    /// without a baseline.
+    public func matchesBaseline(_ captured: CapturedFrame, key rawKey: String, masks: SnapshotMasks = SnapshotMasks())
+      throws -> Bool
+    {
+      if let environmentProblem { throw environmentProblem }
+      let key = try SnapshotKey(rawKey)
+      let store = try BaselineStore(root: baselines, environment: environment)
+      let masksSettings = masks.settings
+      return try rule().matches(
+        try captured.engineFrame(), key: key,
+        frameSettings: masksSettings == SnapshotSettings() ? nil : masksSettings, in: store)
     }
 
     /// The rule `check` would apply: flags (here `options`) under `snapdiff.json`'s defaults, its
@@ -125,6 +142,12 @@
       }
       if let text = outcome.text, !text.isEmpty {
         lines.append("  text: " + text.map(\.sentence).joined(separator: "; "))
+      }
+      if !outcome.regionSentences.isEmpty {
+        lines.append("  regions: " + outcome.regionSentences.joined(separator: "; "))
+      }
+      if let contrast = outcome.contrast, contrast.failsTheSnapshot {
+        lines.append("  contrast (\(contrast.level.rawValue)): " + contrast.sentences.joined(separator: "; "))
       }
       lines.append("  baseline: \(baseline)")
       lines.append("  current:  \(current)")

@@ -149,6 +149,19 @@ public struct SnapshotChecker: Sendable {
     }
   }
 
+  /// Whether a frame matches the baseline of `key`, asked without recording or writing
+  /// anything (``StableCapture/stopsAtBaselineMatch``): the local engine checker can tell; the
+  /// service records every frame it is sent in its run, and the frames folder has no engine, so
+  /// for them this is nil.
+  func baselineMatcher(key: String) -> ((CapturedFrame, SnapshotMasks) throws -> Bool)? {
+    switch backend {
+    #if SNAPDIFF_ENGINE
+      case .local(let local): return { frame, masks in try local.matchesBaseline(frame, key: key, masks: masks) }
+    #endif
+    case .service, .frames: return nil
+    }
+  }
+
   /// Records that `key` was skipped: in the frames folder for `snapdiff check`, or in the
   /// service's run.
   func recordSkip(key: String, reason: String) throws {

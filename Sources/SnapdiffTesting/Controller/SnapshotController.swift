@@ -91,11 +91,14 @@ public final class SnapshotController {
   /// With `target`, the snapshot is of that element or region only (Eyes' `checkElement`,
   /// `checkRegion`): an `XCUIElement`, an ``ElementIdentifier`` or selector found in the frame's
   /// tree, an ``ElementFrame`` in points or a ``PixelRect``. The frame and its tree are cut to
-  /// it, and the page's masks follow; keys and baselines are as for whole screens.
+  /// it, and the page's masks and regions follow; keys and baselines are as for whole screens.
+  ///
+  /// `checkRegions` adds regions to this snapshot only, after the page's own (``PageRegion``:
+  /// floating, strict, content, layout, ignore), given on the whole screen as the page's are.
   @discardableResult
   public func takeSnapshot<P: SnapshotPage>(
     _ name: String, id: String, page: P, in factory: AnyObject, of target: (any IgnorableElement)? = nil,
-    file: StaticString = #filePath, line: UInt = #line
+    checkRegions: [PageRegion] = [], file: StaticString = #filePath, line: UInt = #line
   ) -> SnapshotVerdict {
     let key = key(id: id, name: name)
     let verdict: SnapshotVerdict
@@ -107,7 +110,7 @@ public final class SnapshotController {
         reason: "page '\(page.id)' (\(type(of: page))) is not an allowed page of the SnapshotController"
           + " (allowed: \(allowed.isEmpty ? "none" : allowed))")
     } else if let shooter = page.snapShooter ?? snapShooter {
-      verdict = check(key, page: page, shooter: shooter, target: target)
+      verdict = check(key, page: page, shooter: shooter, target: target, checkRegions: checkRegions)
     } else {
       verdict = skip(key, reason: "page '\(page.id)' (\(type(of: page))) has no snapShooter")
     }
@@ -126,25 +129,41 @@ public final class SnapshotController {
   }
 
   private func check<P: SnapshotPage>(
-    _ key: String, page: P, shooter: SnapShooter, target: (any IgnorableElement)?
+    _ key: String, page: P, shooter: SnapShooter, target: (any IgnorableElement)?,
+    checkRegions callRegions: [PageRegion]
   ) -> SnapshotVerdict {
+    if let problem = page.ignoredElementsProblem {
+      return SnapshotVerdict(key: key, status: .failed, message: "Snapshot '\(key)' was not taken: \(problem)")
+    }
     do {
-      let areas: [IgnoredArea]
-      switch page.ignoredAreas() {
-      case .success(let found): areas = found
-      case .failure(let problem):
-        return SnapshotVerdict(key: key, status: .failed, message: "Snapshot '\(key)' was not taken: \(problem)")
+      // What one capture is checked as: cut to the target, with the page's masks and regions
+      // (read now, for the screen just captured) moved into the cut.
+      func prepared(_ captured: CapturedFrame) throws -> (frame: CapturedFrame, masks: SnapshotMasks) {
+        var frame = captured
+        var areas = try page.ignoredAreas().get()
+        var regions = page.checkRegions + callRegions
+        var contrast = page.contrastRegions
+        if let target {
+          let crop = try FrameCrop(target, in: frame)
+          frame = try crop.apply(to: frame, target: target)
+          areas = areas.compactMap(crop.moved)
+          regions = regions.compactMap(crop.moved)
+          contrast = contrast.compactMap(crop.moved)
+        }
+        let masks = SnapshotMasks(
+          frame.ignoredAreas + areas, scale: frame.scale, checkRegions: regions, contrastRegions: contrast)
+        return (frame, masks)
       }
-      let capture = try stableCapture.capture(with: shooter)
-      var frame = capture.frame
-      var pageAreas = areas
-      if let target {
-        let crop = try FrameCrop(target, in: frame)
-        frame = try crop.apply(to: frame, target: target)
-        pageAreas = areas.compactMap(crop.moved)
-      }
-      let masks = SnapshotMasks(
-        frame.ignoredAreas + pageAreas, scale: frame.scale, checkRegions: page.checkRegions)
+      let matcher = stableCapture.stopsAtBaselineMatch ? checker.baselineMatcher(key: key) : nil
+      let capture = try stableCapture.capture(
+        with: shooter,
+        matchesBaseline: matcher.map { matches in
+          { captured in
+            let (frame, masks) = try prepared(captured)
+            return try matches(frame, masks)
+          }
+        })
+      let (frame, masks) = try prepared(capture.frame)
       if let frameAttachments {
         let snapshotKey = try SnapshotKey(key)
         frameAttachments.attach(snapshotKey, try FramesFolder.files(of: frame, key: snapshotKey, masks: masks))

@@ -38,22 +38,32 @@ extension SnapshotSteps {
   }
 
   /// Takes a snapshot of the page when the controller allows it; a mismatch fails the test.
+  ///
+  /// `checkRegions` adds regions to this snapshot only, as the page's `checkRegions` declares
+  /// them for all of its snapshots (Eyes' check settings on one check):
+  /// `takeSnapshot(.loaded, checkRegions: [.floating(page.banner, by: 8), .ignore("~ad")])`.
   @discardableResult
-  public func takeSnapshot(_ name: SnapshotName, file: StaticString = #filePath, line: UInt = #line) -> Self {
+  public func takeSnapshot(
+    _ name: SnapshotName, checkRegions: [PageRegion] = [], file: StaticString = #filePath, line: UInt = #line
+  ) -> Self {
     controller(file: file, line: line)?.takeSnapshot(
-      name.name, id: SnapshotName.id, page: page, in: factory, file: file, line: line)
+      name.name, id: SnapshotName.id, page: page, in: factory, checkRegions: checkRegions, file: file, line: line)
     return self
   }
 
   /// Takes a snapshot of one element or region of the page (Eyes' `checkElement` and
   /// `checkRegion`): `takeSnapshot(.card, of: page.jobCard)` with an `XCUIElement`, an
   /// ``ElementIdentifier`` or selector, an ``ElementFrame`` in points or a ``PixelRect``.
+  /// The page's masks and regions, and `checkRegions`, are given on the whole screen and move
+  /// into the element's crop.
   @discardableResult
   public func takeSnapshot(
-    _ name: SnapshotName, of target: some IgnorableElement, file: StaticString = #filePath, line: UInt = #line
+    _ name: SnapshotName, of target: some IgnorableElement, checkRegions: [PageRegion] = [],
+    file: StaticString = #filePath, line: UInt = #line
   ) -> Self {
     controller(file: file, line: line)?.takeSnapshot(
-      name.name, id: SnapshotName.id, page: page, in: factory, of: target, file: file, line: line)
+      name.name, id: SnapshotName.id, page: page, in: factory, of: target, checkRegions: checkRegions, file: file,
+      line: line)
     return self
   }
 

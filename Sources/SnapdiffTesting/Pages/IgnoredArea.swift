@@ -53,22 +53,36 @@ public struct SnapshotMasks: Sendable, Equatable {
   public var selectors: [String] = []
   /// Rectangles in pixels, already converted from points.
   public var regions: [PixelRect] = []
-  /// Regions compared by a rule of their own (floating, strict, content, layout), in pixels or
-  /// by selector.
+  /// Regions compared by a rule of their own (floating, strict, content, layout, ignore), in
+  /// pixels or by selector.
   public var checkRegions: [CheckRegion] = []
+  /// Overrides of the contrast rule (regular, large or bold text, graphical object, ignored),
+  /// in pixels or by selector: they refine a contrast check that is on.
+  public var contrastRegions: [ContrastRegion] = []
 
-  public init(selectors: [String] = [], regions: [PixelRect] = [], checkRegions: [CheckRegion] = []) {
+  public init(
+    selectors: [String] = [], regions: [PixelRect] = [], checkRegions: [CheckRegion] = [],
+    contrastRegions: [ContrastRegion] = []
+  ) {
     self.selectors = selectors
     self.regions = regions
     self.checkRegions = checkRegions
+    self.contrastRegions = contrastRegions
   }
 
-  public var isEmpty: Bool { selectors.isEmpty && regions.isEmpty && checkRegions.isEmpty }
+  public var isEmpty: Bool {
+    selectors.isEmpty && regions.isEmpty && checkRegions.isEmpty && contrastRegions.isEmpty
+  }
 
   /// The masks of `areas` for a frame of `scale` pixels per point: a rectangle in points covers
   /// every pixel it touches (rounded outward), so an element's anti-aliased edge is masked too.
-  public init(_ areas: [IgnoredArea], scale: Double, checkRegions pageRegions: [PageRegion] = []) {
+  /// Check regions and contrast regions in points become pixels the same way.
+  public init(
+    _ areas: [IgnoredArea], scale: Double, checkRegions pageRegions: [PageRegion] = [],
+    contrastRegions pageContrast: [PageContrastRegion] = []
+  ) {
     checkRegions = pageRegions.compactMap { $0.checkRegion(scale: scale) }
+    contrastRegions = pageContrast.compactMap { $0.contrastRegion(scale: scale) }
     for area in areas {
       switch area {
       case .elements(let selector): selectors.append(selector)
@@ -89,9 +103,17 @@ public struct SnapshotMasks: Sendable, Equatable {
   }
 
   /// As the `settings` a frame carries to `snapdiff check` and the service.
-  public var settings: SnapshotSettings {
-    SnapshotSettings(
-      ignoreRegions: regions.isEmpty ? nil : regions,
-      ignoreElements: selectors.isEmpty ? nil : selectors, regions: checkRegions.isEmpty ? nil : checkRegions)
+  public var settings: SnapshotSettings { added(to: SnapshotSettings()) }
+
+  /// `settings` with these masks and regions added to theirs (the one place a snapshot's masks
+  /// become settings: the frames folder's file, the in-process check, the service's part).
+  public func added(to settings: SnapshotSettings) -> SnapshotSettings {
+    var result = settings
+    func adding<T>(_ more: [T], to list: [T]?) -> [T]? { more.isEmpty ? list : (list ?? []) + more }
+    result.ignoreElements = adding(selectors, to: settings.ignoreElements)
+    result.ignoreRegions = adding(regions, to: settings.ignoreRegions)
+    result.regions = adding(checkRegions, to: settings.regions)
+    result.contrastRegions = adding(contrastRegions, to: settings.contrastRegions)
+    return result
   }
 }

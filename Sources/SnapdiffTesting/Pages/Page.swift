@@ -68,17 +68,27 @@ public protocol SnapshotPage: Page {
   /// Regions compared by a rule of their own in every snapshot of this page (default: none):
   /// `.floating("~badge", by: 5)`, `.strict(…)`, `.content(…)`, `.layout(…)` (``PageRegion``).
   var checkRegions: [PageRegion] { get }
+  /// Overrides of the contrast rule in every snapshot of this page (default: none):
+  /// `.largeText("title")`, `.boldText(…)`, `.regularText(…)`, `.graphicalObject(…)`,
+  /// `.ignoreContrast(…)` (``PageContrastRegion``); they refine a contrast check that is on.
+  var contrastRegions: [PageContrastRegion] { get }
 }
 
 extension SnapshotPage {
   public var ignoredElements: [IgnoredElement] { [] }
   public var checkRegions: [PageRegion] { [] }
+  public var contrastRegions: [PageContrastRegion] { [] }
+
+  /// Why the page's `ignoredElements` cannot be masked (a type snapdiff cannot mask), or nil;
+  /// known from the type alone, without reading an element.
+  var ignoredElementsProblem: IgnoredElementsError? {
+    IgnoredElement.self is any IgnorableElement.Type
+      ? nil : IgnoredElementsError(page: "\(Swift.type(of: self))", elementType: "\(IgnoredElement.self)")
+  }
 
   /// The page's ignored areas now, or the reason they cannot be used.
   func ignoredAreas() -> Result<[IgnoredArea], IgnoredElementsError> {
-    guard IgnoredElement.self is any IgnorableElement.Type else {
-      return .failure(IgnoredElementsError(page: "\(Swift.type(of: self))", elementType: "\(IgnoredElement.self)"))
-    }
+    if let ignoredElementsProblem { return .failure(ignoredElementsProblem) }
     return .success(ignoredElements.compactMap { ($0 as? any IgnorableElement)?.ignoredArea })
   }
 }

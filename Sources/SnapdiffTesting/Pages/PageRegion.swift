@@ -12,6 +12,16 @@ import SnapdiffModel
 ///   }
 /// }
 /// ```
+///
+/// A `takeSnapshot` call adds its own for that snapshot only, in the same form:
+///
+/// ```swift
+/// feedSteps.takeSnapshot(.loaded, checkRegions: [.floating(page.banner, by: 8), .ignore("~ad")])
+/// ```
+///
+/// In a snapshot of one element (`takeSnapshot(_:of:)`), rectangles are given on the whole
+/// screen, as XCUITest reports frames, and are moved into the element's crop; one wholly outside
+/// it is dropped.
 public struct PageRegion: Sendable, Equatable {
   public var kind: CheckRegion.Kind
   /// Where: `nil` when the element does not exist on screen (the region then covers nothing).
@@ -45,6 +55,10 @@ public struct PageRegion: Sendable, Equatable {
 
   /// Only structure counts: the elements inside are compared as the `layout` level does.
   public static func layout(_ element: some IgnorableElement) -> PageRegion { PageRegion(.layout, element) }
+
+  /// Never counted: a mask, as an entry of `ignoredElements` is (for a `takeSnapshot` call that
+  /// masks more than its page does).
+  public static func ignore(_ element: some IgnorableElement) -> PageRegion { PageRegion(.ignore, element) }
 
   /// As the comparison takes it, in a frame of `scale` pixels per point: a rectangle in points
   /// becomes pixels (rounded outward, as masks are); `nil` when there is no area now.

@@ -26,6 +26,9 @@ public struct SnapshotVerdict: Sendable, Equatable {
   /// How many captures the frame took (``StableCapture``): 1 when captured once, 2 for a screen
   /// that was still at once, more for one that was moving.
   public var captures: Int = 1
+  /// What the snapshot's regions found, in words: where each floating region's content was
+  /// found, and what a region could not do as asked (a layout region without element trees).
+  public var regionNotes: [String] = []
 
   public init(key: String, status: Status, message: String? = nil) {
     self.key = key

@@ -29,6 +29,9 @@ public struct SnapshotVerdictResponse: Codable, Sendable, Equatable {
   /// For a failed comparison: what kind of difference it found (`rendering` alone, a shift, a
   /// colour, an element).
   public var difference: DifferenceClass?
+  /// What the snapshot's regions found, in words (run.json's `regionNotes`): where each
+  /// floating region's content was found, and what a region could not do as asked.
+  public var regionNotes: [String]?
   /// The accessibility validation of the current frame, when one was asked for.
   public var contrast: ContrastRecord?
   /// Why the snapshot could not be compared (the service's folders hidden).

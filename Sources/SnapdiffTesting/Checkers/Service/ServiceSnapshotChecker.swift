@@ -76,12 +76,7 @@ public struct ServiceSnapshotChecker: Sendable {
     if let tree = frame.tree {
       body.add(name: "tree", filename: "tree.json", contentType: "application/json", Data(try tree.encoded()))
     }
-    var settings = self.settings
-    if !masks.selectors.isEmpty { settings.ignoreElements = (settings.ignoreElements ?? []) + masks.selectors }
-    if !masks.regions.isEmpty {
-      settings.ignoreRegions = (settings.ignoreRegions ?? []) + masks.regions
-    }
-    if !masks.checkRegions.isEmpty { settings.regions = (settings.regions ?? []) + masks.checkRegions }
+    let settings = masks.added(to: self.settings)
     if settings != SnapshotSettings() {
       body.add(name: "settings", contentType: "application/json", try JSONEncoder().encode(settings))
     }
@@ -252,6 +247,10 @@ extension SnapshotVerdictResponse {
       if let difference { lines.append("  difference: " + difference.sentence) }
       let layout = (layout ?? []).map(\.description)
       if !layout.isEmpty { lines.append("  layout: " + layout.joined(separator: "; ")) }
+      if let regionNotes, !regionNotes.isEmpty { lines.append("  regions: " + regionNotes.joined(separator: "; ")) }
+      if let contrast, contrast.failsSnapshot, !contrast.failures.isEmpty {
+        lines.append("  contrast (\(contrast.level.rawValue)): " + contrast.failures.joined(separator: "; "))
+      }
       if let baselineURL { lines.append("  baseline: \(service)\(baselineURL)") }
       if let currentURL { lines.append("  current:  \(service)\(currentURL)") }
       if let diffURL { lines.append("  diff:     \(service)\(diffURL)") }
@@ -260,6 +259,7 @@ extension SnapshotVerdictResponse {
       verdict = SnapshotVerdict(key: key, status: .failed, message: lines.joined(separator: "\n"))
     }
     verdict.differentPixels = differentPixels
+    verdict.regionNotes = regionNotes ?? []
     verdict.baselinePath = baselineURL.map { service + $0 }
     verdict.currentPath = currentURL.map { service + $0 }
     verdict.diffPath = diffURL.map { service + $0 }
