@@ -39,7 +39,8 @@ struct FlakySnapshotsTests {
       #expect(!status.standardOutput.contains(steady))
 
       let json = try workspace.snapdiff(["status", "--flaky", "--json"])
-      let found = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+      let found = try #require(
+        try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
       #expect(found.map { $0["key"] as? String } == [flaky])
       #expect(found.first?["flips"] as? Int == 3)
       #expect(found.first?["verdicts"] as? [Bool] == [true, false, true, false])

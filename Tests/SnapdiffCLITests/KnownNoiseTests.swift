@@ -72,6 +72,9 @@ struct KnownNoiseTests {
       #expect(list.status == 0)
       #expect(list.standardOutput.contains("\(home)  \(changeHash.prefix(12))  12 px in 1 area  approved by ana"))
       #expect(!list.standardOutput.contains("STALE"))
+      let unknown = try workspace.snapdiff(["noise", "remove", home, "abcdef123456"])
+      #expect(unknown.status == 2)
+      #expect(unknown.standardError.contains("no fingerprint 'abcdef123456' of '\(home)'"))
       let remove = try workspace.snapdiff(["noise", "remove", home, String(changeHash.prefix(8))])
       #expect(remove.status == 0, "\(remove.standardOutput)\(remove.standardError)")
       #expect(remove.standardOutput.contains("1 fingerprint removed"))
@@ -103,7 +106,8 @@ struct KnownNoiseTests {
     }
   }
 
-  @Test("only a difference from a baseline can be noise: a new snapshot, --new and unknown ids are refused")
+  @Test(
+    "only a difference from a baseline can be noise: a new snapshot and --new are refused, and so is a removal of none")
   func refusals() throws {
     try withWorkspace { workspace in
       try workspace.writeFrame(home, Workspace.screen([content]))
@@ -114,7 +118,7 @@ struct KnownNoiseTests {
       #expect(try workspace.snapdiff(["approve", "--new", "--as-noise"]).status == 64)
       let unknown = try workspace.snapdiff(["noise", "remove", home, "abcdef123456"])
       #expect(unknown.status == 2)
-      #expect(unknown.standardError.contains("no fingerprint 'abcdef123456'"))
+      #expect(unknown.standardError.contains("'\(home)' has no known noise"))
     }
   }
 }

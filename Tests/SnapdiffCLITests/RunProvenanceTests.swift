@@ -51,7 +51,8 @@ struct RunProvenanceTests {
       try workspace.writeFrame(home, Workspace.screen([PixelRect(x: 5, y: 10, width: 10, height: 10)]))
       try workspace.writeFrame("Other - test/Other", Workspace.screen([]))
       #expect(try workspace.snapdiff(["check", "frames", "--gitlab-codequality", "gl.json"]).status == 0)
-      let passing = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: workspace.root + "/gl.json")))
+      let passing = try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: workspace.root + "/gl.json")))
       #expect((passing as? [Any])?.isEmpty == true)
 
       try workspace.writeFrame(home, Workspace.screen([PixelRect(x: 5, y: 12, width: 10, height: 10)]))
@@ -63,7 +64,9 @@ struct RunProvenanceTests {
       let issue = try #require(issues.first)
       #expect(issue["check_name"] as? String == "snapdiff/failed")
       #expect(issue["severity"] as? String == "major")
-      #expect((issue["description"] as? String)?.hasPrefix("snapdiff: snapshot '\(home)' differs from its baseline: 40 px") == true)
+      #expect(
+        (issue["description"] as? String)?.hasPrefix("snapdiff: snapshot '\(home)' differs from its baseline: 40 px")
+          == true)
       let location = try #require(issue["location"] as? [String: Any])
       #expect(location["path"] as? String == "baselines/\(home).png")
       #expect((location["lines"] as? [String: Any])?["begin"] as? Int == 1)
@@ -72,7 +75,8 @@ struct RunProvenanceTests {
 
       // The same change in the next pipeline is the same issue.
       _ = try workspace.snapdiff(["check", "frames", "--gitlab-codequality", "again.json"])
-      let again = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: workspace.root + "/again.json")))
+      let again = try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: workspace.root + "/again.json")))
       #expect((again as? [[String: Any]])?.first?["fingerprint"] as? String == fingerprint)
     }
   }

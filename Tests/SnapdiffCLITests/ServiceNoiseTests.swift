@@ -28,7 +28,8 @@ struct ServiceNoiseTests {
   }
 
   /// Opens a run of commit `commit`, puts `frames` (key → rectangles), closes it; the verdicts by key.
-  func run(_ api: String, commit: String, _ frames: [(String, [PixelRect])]) throws -> (String, [String: [String: Any]]) {
+  func run(_ api: String, commit: String, _ frames: [(String, [PixelRect])]) throws -> (String, [String: [String: Any]])
+  {
     let (opened, body) = try post(api + "/runs", #"{"name": "ci", "commit": "\#(commit)"}"#)
     #expect(opened == 201, "\(String(decoding: body, as: UTF8.self))")
     let run = try #require(try json(body)["id"] as? String)
@@ -50,17 +51,8 @@ struct ServiceNoiseTests {
       for name in [key, spinner, header] {
         try workspace.writeFrame(name, Workspace.screen([content]), folder: "baselines")
       }
-      let server = try SnapdiffProcess.start(["serve", "--port", "0"], in: workspace.root)
+      let (server, port) = try ServiceHistoryTests.serve(in: workspace)
       defer { if server.isRunning { server.terminate() } }
-      let out = (server.standardOutput as! Pipe).fileHandleForReading
-      var firstLine = Data()
-      while !firstLine.contains(UInt8(ascii: "\n")) {
-        let chunk = out.availableData
-        if chunk.isEmpty { break }
-        firstLine += chunk
-      }
-      let text = String(decoding: firstLine, as: UTF8.self)
-      let port = try #require(text.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)\//), "\(text)").1
       let api = "http://127.0.0.1:\(port)/api/v1"
 
       // Run 1: the cursor fails; approved as noise through the API, the baseline kept.

@@ -38,7 +38,8 @@ extension Snapdiff {
           for entry in entries {
             let fingerprint = entry.fingerprint
             let areas = fingerprint.regions.count
-            var line = "  \(entry.key)  \(fingerprint.shortID)  \(ReportFormat.count(fingerprint.differentPixels)) px in \(areas) area"
+            var line =
+              "  \(entry.key)  \(fingerprint.shortID)  \(ReportFormat.count(fingerprint.differentPixels)) px in \(areas) area"
             line += areas == 1 ? "" : "s"
             line += "  approved by \(fingerprint.approvedBy) at \(fingerprint.approvedAt)"
             if let run = fingerprint.run { line += " (run \(run))" }
@@ -88,20 +89,12 @@ extension Snapdiff {
       func run() throws {
         try reportingErrors {
           let store = try project.project().store
-          let entries = try store.noiseEntries(keys: try key.map { [try SnapshotKey($0)] })
-          for id in ids where !entries.contains(where: { $0.fingerprint.isNamed(by: id) }) {
-            throw RunError("no fingerprint '\(id)' of '\(key ?? "")' (snapdiff noise list shows them)")
-          }
-          if !stale && entries.isEmpty { throw RunError("'\(key ?? "")' has no known noise") }
-          let chosen = entries.filter { entry in
-            stale ? entry.isStale : all || ids.contains { entry.fingerprint.isNamed(by: $0) }
-          }
-          var removed = 0
-          for entry in chosen {
-            removed += try store.removeNoise(at: entry.location) { $0 == entry.fingerprint }.count
+          let removed = try store.removeNoise(
+            key: try key.map { try SnapshotKey($0) }, ids: ids, all: all, stale: stale)
+          for entry in removed {
             print("removed \(entry.key)  \(entry.fingerprint.shortID)\(entry.isStale ? " (stale)" : "")")
           }
-          print("\(removed) fingerprint\(removed == 1 ? "" : "s") removed")
+          print("\(removed.count) fingerprint\(removed.count == 1 ? "" : "s") removed")
         }
       }
     }

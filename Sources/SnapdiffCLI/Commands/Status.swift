@@ -63,7 +63,9 @@ extension Snapdiff {
           print("No flaky snapshot in the newest \(read): no verdict flipped on the same baseline and commit.")
           return
         }
-        print("\(found.count) flaky snapshot\(found.count == 1 ? "" : "s") in the newest \(read) (verdict flipped on the same baseline and commit):")
+        print(
+          "\(found.count) flaky snapshot\(found.count == 1 ? "" : "s") in the newest \(read) (verdict flipped on the same baseline and commit):"
+        )
         for finding in found {
           var line = "  FLAKY    \(finding.key)  \(finding.flips) flip\(finding.flips == 1 ? "" : "s")"
           line += " in \(finding.runs.count) runs (\(finding.passed) passed, \(finding.failed) failed)"

@@ -59,11 +59,15 @@ enum RunSummary {
     try GitHubOutput.write(run, report: report, failing: fails)
     if let gitLabCodeQuality {
       try reportingErrors {
-        let bytes = try GitLabCodeQuality.render(run, path: { snapshot in
-          let file = snapshot.baseline ?? snapshot.current
-          return file.map { display(outcome.folder.resolve($0)) } ?? snapshot.key
-        }, fails: fails)
-        try FileIO.writeAtomically(bytes, to: FileSystem.absolute(gitLabCodeQuality))
+        let bytes = try GitLabCodeQuality.render(
+          run,
+          path: { snapshot in
+            let file = snapshot.baseline ?? snapshot.current
+            return file.map { display(outcome.folder.resolve($0)) } ?? snapshot.key
+          }, fails: fails)
+        let path = FileSystem.absolute(gitLabCodeQuality)
+        try FileSystem.createDirectories(PathText.parent(of: path))
+        try FileIO.writeAtomically(bytes, to: path)
       }
     }
     if failed || run.snapshots.contains(where: { $0.status == .new && !$0.recorded }) {

@@ -103,6 +103,28 @@ extension BaselineStore {
     return entries
   }
 
+  /// Removes the fingerprints a reviewer names: of `key`, those whose id is in `ids` (a change
+  /// hash or its first 6 characters or more) or, with `all`, every one; with `stale`, every stale
+  /// one (of `key`, or of every snapshot). `snapdiff noise remove` and the service's `POST
+  /// /api/v1/noise/remove` both ask this.
+  ///
+  /// - Returns: the fingerprints removed.
+  /// - Throws: `RunError` when `key` has no known noise or an id names none of its fingerprints.
+  public func removeNoise(key: SnapshotKey?, ids: [String], all: Bool, stale: Bool) throws -> [NoiseEntry] {
+    let entries = try noiseEntries(keys: key.map { [$0] })
+    let shown = key?.rawValue ?? ""
+    if !stale && entries.isEmpty { throw RunError("'\(shown)' has no known noise") }
+    for id in ids where !entries.contains(where: { $0.fingerprint.isNamed(by: id) }) {
+      throw RunError("no fingerprint '\(id)' of '\(shown)' (snapdiff noise list shows them)")
+    }
+    let chosen = entries.filter { entry in
+      stale ? entry.isStale : all || ids.contains { entry.fingerprint.isNamed(by: $0) }
+    }
+    return try chosen.filter { entry in
+      try !removeNoise(at: entry.location, where: { $0 == entry.fingerprint }).isEmpty
+    }
+  }
+
   /// The suffix of the file beside a baseline that holds its fingerprints.
   static let noiseSuffix = ".noise.json"
 }

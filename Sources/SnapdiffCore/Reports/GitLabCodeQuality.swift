@@ -11,10 +11,15 @@
 public enum GitLabCodeQuality {
   struct Issue: Codable, Equatable {
     var description: String
-    var check_name: String
+    var checkName: String
     var fingerprint: String
     var severity: String
     var location: Location
+
+    enum CodingKeys: String, CodingKey {
+      case description, fingerprint, severity, location
+      case checkName = "check_name"
+    }
 
     struct Location: Codable, Equatable {
       var path: String
@@ -36,7 +41,7 @@ public enum GitLabCodeQuality {
     let issues = record.snapshots.filter(fails).map { snapshot in
       Issue(
         description: "snapdiff: snapshot '\(snapshot.key)' \(sentence(snapshot))",
-        check_name: "snapdiff/\(snapshot.error != nil ? "error" : snapshot.status.rawValue)",
+        checkName: "snapdiff/\(snapshot.error != nil ? "error" : snapshot.status.rawValue)",
         fingerprint: String(
           SHA256.hex(Array("\(snapshot.key)\u{0}\(snapshot.status.rawValue)\u{0}\(snapshot.changeHash ?? "")".utf8))
             .prefix(32)),

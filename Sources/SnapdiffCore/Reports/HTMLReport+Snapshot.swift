@@ -48,7 +48,8 @@ extension HTMLReport {
 
     if let noise = snapshot.knownNoise {
       let what = snapshot.status == .approved ? "Approved as known noise: the baseline stays; " : "Passed as "
-      html += "<p class=\"figures noise\">\(text(what + noise.sentence)): \(ReportFormat.count(snapshot.differentPixels))"
+      html +=
+        "<p class=\"figures noise\">\(text(what + noise.sentence)): \(ReportFormat.count(snapshot.differentPixels))"
       html += " px differ, the same difference on the same baseline.</p>\n"
     }
     for line in notes(snapshot, run: run) {

@@ -29,16 +29,17 @@ public enum FlakySnapshots {
     public var verdicts: [Bool]
   }
 
-  /// A snapshot's verdict as flakiness reads it: `true` passed (known noise too: it passes by a
-  /// reviewer's word), `false` failed (rejected, or approved after it failed: the run's verdict
-  /// was a failure), `nil` not a comparison with a baseline (new, missing, skipped, an error).
+  /// A snapshot's verdict as flakiness reads it: `true` passed (known noise too, and a difference
+  /// approved as noise: it passes by a reviewer's word, on the same baseline), `false` failed
+  /// (rejected, or approved as the new look after it failed: the run's verdict was a failure),
+  /// `nil` not a comparison with a baseline (new, missing, skipped, an error).
   public static func verdict(of snapshot: SnapshotRecord) -> Bool? {
     guard snapshot.error == nil, snapshot.baselineHash != nil else { return nil }
     switch snapshot.status {
     case .passed: return true
     case .failed, .rejected: return false
     // Approved: the comparison failed (a new snapshot has no baseline hash, a missing one no frame).
-    case .approved: return snapshot.changeHash != nil ? false : nil
+    case .approved: return snapshot.knownNoise != nil ? true : snapshot.changeHash != nil ? false : nil
     case .new, .missing, .skipped: return nil
     }
   }

@@ -46,7 +46,8 @@ extension Review {
     return try select(selection, in: record).map { snapshot in
       guard snapshot.status == .failed || snapshot.status == .rejected else {
         throw RunError(
-          "'\(snapshot.key)' is \(snapshot.status.rawValue): only a difference from a baseline can be approved as noise")
+          "'\(snapshot.key)' is \(snapshot.status.rawValue): only a difference from a baseline can be approved as noise"
+        )
       }
       guard snapshot.error == nil, let changeHash = snapshot.changeHash, let baselineHash = snapshot.baselineHash,
         snapshot.baseline != nil

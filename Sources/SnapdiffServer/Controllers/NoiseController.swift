@@ -21,7 +21,8 @@ struct NoiseController {
     let id = try RunsController.runID(context)
     let body = try await JSONBody.decode(ReviewRequest.self, from: request)
     if body.all == true || body.new == true {
-      throw APIError.badRequest("only a difference from a baseline can be noise: \"keys\", \"failed\", \"sameAs\" or \"difference\"")
+      throw APIError.badRequest(
+        "only a difference from a baseline can be noise: \"keys\", \"failed\", \"sameAs\" or \"difference\"")
     }
     return try await Blocking.run { [service] in
       try service.approveAsNoise(run: id, selection: body.selection, dryRun: body.dryRun ?? false)
@@ -31,15 +32,20 @@ struct NoiseController {
   /// `GET /api/v1/noise?key=&environment=&branch=`
   @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> KnownNoiseList {
     let parameters = request.uri.queryParameters
-    let key: SnapshotKey?
-    do {
-      key = try parameters.get("key").map { try SnapshotKey($0) }
-    } catch {
-      throw APIError.unprocessable(error.description)
+    var key: SnapshotKey?
+    if let raw = parameters.get("key") {
+      do {
+        key = try SnapshotKey(raw)
+      } catch {
+        throw APIError.unprocessable(error.description)
+      }
     }
+    let chosen = key
     let environment = parameters.get("environment")
     let branch = parameters.get("branch")
-    return try await Blocking.run { [service] in try service.noise(key: key, environment: environment, branch: branch) }
+    return try await Blocking.run { [service] in
+      try service.noise(key: chosen, environment: environment, branch: branch)
+    }
   }
 
   /// `POST /api/v1/noise/remove` (`RemoveNoiseRequest`)
@@ -59,6 +65,7 @@ struct NoiseController {
       runs = value
     }
     let branch = parameters.get("branch")
-    return try await Blocking.run { [service] in try service.flaky(runs: runs, branch: branch) }
+    let newest = runs
+    return try await Blocking.run { [service] in try service.flaky(runs: newest, branch: branch) }
   }
 }

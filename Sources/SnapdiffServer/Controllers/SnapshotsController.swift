@@ -107,7 +107,8 @@ struct SnapshotsController {
   /// `{"reason"}` (the test skipped the snapshot: its verdict).
   @Sendable func post(_ request: Request, context: ServerRequestContext) async throws -> Response {
     let id = try RunsController.runID(context)
-    guard let (rawKey, action) = Self.split(try Self.tail(context)), ["approve", "reject", "skip", "noise"].contains(action)
+    guard let (rawKey, action) = Self.split(try Self.tail(context)),
+      ["approve", "reject", "skip", "noise"].contains(action)
     else {
       throw APIError.notFound("POST …/snapshots/{key}/approve, …/{key}/reject, …/{key}/noise or …/{key}/skip")
     }
@@ -128,8 +129,8 @@ struct SnapshotsController {
       action == "noise"
         ? try service.approveAsNoise(run: id, selection: selection, dryRun: false)
         : action == "approve"
-        ? try service.approve(run: id, selection: selection, dryRun: false)
-        : try service.reject(run: id, selection: selection)
+          ? try service.approve(run: id, selection: selection, dryRun: false)
+          : try service.reject(run: id, selection: selection)
     }
   }
 

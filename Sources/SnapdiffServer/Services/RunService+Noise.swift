@@ -43,27 +43,25 @@ extension RunService {
     let stale = request.stale ?? false
     let all = request.all ?? false
     guard stale || (request.key != nil && (all != !ids.isEmpty)) else {
-      throw APIError.badRequest("say which fingerprints: {\"key\", \"ids\"}, {\"key\", \"all\": true} or {\"stale\": true}")
+      throw APIError.badRequest(
+        "say which fingerprints: {\"key\", \"ids\"}, {\"key\", \"all\": true} or {\"stale\": true}")
     }
-    let key: SnapshotKey?
-    do {
-      key = try request.key.map { try SnapshotKey($0) }
-    } catch {
-      throw APIError.unprocessable(error.description)
+    var key: SnapshotKey?
+    if let raw = request.key {
+      do {
+        key = try SnapshotKey(raw)
+      } catch {
+        throw APIError.unprocessable(error.description)
+      }
     }
     let store = try noiseStore(environment: request.environment, branch: request.branch)
-    let entries = try store.noiseEntries(keys: key.map { [$0] })
-    for id in ids where !entries.contains(where: { $0.fingerprint.isNamed(by: id) }) {
-      throw APIError.notFound("no fingerprint '\(id)' of '\(request.key ?? "")'")
+    let removed: [BaselineStore.NoiseEntry]
+    do {
+      removed = try store.removeNoise(key: key, ids: ids, all: all, stale: stale)
+    } catch let error as RunError {
+      throw APIError.notFound(error.message)
     }
-    let chosen = entries.filter { entry in
-      stale ? entry.isStale : all || ids.contains { entry.fingerprint.isNamed(by: $0) }
-    }
-    var removed: [KnownNoiseList.Entry] = []
-    for entry in chosen where try !store.removeNoise(at: entry.location, where: { $0 == entry.fingerprint }).isEmpty {
-      removed.append(Self.entry(entry))
-    }
-    return KnownNoiseList(entries: removed)
+    return KnownNoiseList(entries: removed.map(Self.entry))
   }
 
   /// The flaky snapshots of the newest `runs` runs the index lists (on `branch`, when given).
