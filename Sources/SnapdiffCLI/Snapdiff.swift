@@ -22,7 +22,8 @@ public struct Snapdiff: ParsableCommand {
       """,
     version: SnapdiffVersion.described,
     subcommands: [
-      Compare.self, Check.self, Merge.self, Status.self, Approve.self, Reject.self, History.self, Branch.self,
+      Compare.self, Check.self, Merge.self, Status.self, Approve.self, Reject.self, Noise.self, History.self,
+      Branch.self,
       Prune.self,
       Report.self, Render.self, Calibrate.self, Serve.self, Test.self,
     ]

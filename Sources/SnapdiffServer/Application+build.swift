@@ -77,6 +77,7 @@ func buildRouter(_ service: RunService) -> Router<ServerRequestContext> {
   SnapshotsController(service: service).addRoutes(to: router)
   BaselinesController(service: service).addRoutes(to: router)
   BranchesController(service: service).addRoutes(to: router)
+  NoiseController(service: service).addRoutes(to: router)
   ReviewPageController(service: service).addRoutes(to: router)
   MetricsController(service: service).addRoutes(to: router)
   return router

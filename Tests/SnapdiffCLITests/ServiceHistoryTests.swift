@@ -32,6 +32,24 @@ struct ServiceHistoryTests {
     return result!
   }
 
+  /// `snapdiff serve --port 0` started in `workspace`, and the port it says it listens on.
+  static func serve(in workspace: Workspace) throws -> (server: Process, port: String) {
+    let server = try SnapdiffProcess.start(["serve", "--port", "0"], in: workspace.root)
+    let out = (server.standardOutput as! Pipe).fileHandleForReading
+    var firstLine = Data()
+    while !firstLine.contains(UInt8(ascii: "\n")) {
+      let chunk = out.availableData
+      if chunk.isEmpty { break }
+      firstLine += chunk
+    }
+    let text = String(decoding: firstLine, as: UTF8.self)
+    guard let port = text.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)\//)?.1 else {
+      if server.isRunning { server.terminate() }
+      throw RunError("snapdiff serve did not say its port: \(text)")
+    }
+    return (server, String(port))
+  }
+
   @Test("approve through the service, history and undo through the CLI, close complete", .timeLimit(.minutes(2)))
   func serviceAndCLI() throws {
     try withWorkspace { workspace in
@@ -41,17 +59,8 @@ struct ServiceHistoryTests {
       let oldBytes = try FileIO.read(workspace.root + "/baselines/\(key).png")
       let newBytes = try PNGEncoder().encode(Workspace.screen([PixelRect(x: 5, y: 12, width: 10, height: 10)]))
 
-      let server = try SnapdiffProcess.start(["serve", "--port", "0"], in: workspace.root)
+      let (server, port) = try Self.serve(in: workspace)
       defer { if server.isRunning { server.terminate() } }
-      let out = (server.standardOutput as! Pipe).fileHandleForReading
-      var firstLine = Data()
-      while !firstLine.contains(UInt8(ascii: "\n")) {
-        let chunk = out.availableData
-        if chunk.isEmpty { break }
-        firstLine += chunk
-      }
-      let text = String(decoding: firstLine, as: UTF8.self)
-      let port = try #require(text.firstMatch(of: /listening on http:\/\/127\.0\.0\.1:(\d+)\//), "\(text)").1
       let api = "http://127.0.0.1:\(port)/api/v1"
       let encoded = PercentEncoding.segment(key)
 

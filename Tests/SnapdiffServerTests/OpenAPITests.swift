@@ -42,6 +42,8 @@ struct OpenAPITests {
       "GET /api/v1/baselines/{key}/history", "POST /api/v1/baselines/{key}/undo", "GET /api/v1/branches",
       "POST /api/v1/branches/{branch}/merge",
       "GET /runs/{run}",
+      "POST /api/v1/runs/{run}/noise", "POST /api/v1/runs/{run}/snapshots/{key}/noise", "GET /api/v1/noise",
+      "POST /api/v1/noise/remove", "GET /api/v1/flaky",
     ]
     #expect(try Self.operations() == served)
 
@@ -98,6 +100,8 @@ struct OpenAPITests {
       (APIPaths.history(key: "Home/Login"), APIPaths.Route.baselines),
       (APIPaths.undo(key: "Home/Login"), APIPaths.Route.baselines), (APIPaths.branches, APIPaths.Route.branches),
       (APIPaths.merge(branch: "feature/login"), APIPaths.Route.branch),
+      (APIPaths.approveAsNoise(run: "r"), APIPaths.Route.approveAsNoise), (APIPaths.noise, APIPaths.Route.noise),
+      (APIPaths.removeNoise, APIPaths.Route.removeNoise), (APIPaths.flaky, APIPaths.Route.flaky),
     ]
     for (path, template) in built {
       #expect(Self.matches(path, template), "\(path) does not fit \(template)")

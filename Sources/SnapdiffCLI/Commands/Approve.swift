@@ -13,6 +13,7 @@ extension Snapdiff {
         snapdiff approve --failed
         snapdiff approve --difference rendering
         snapdiff approve --undo 'Home - test_search/Home'
+        snapdiff approve 'Home - test_search/Home' --as-noise
         """,
       discussion: """
         Select snapshots by key or glob, --failed, --new, --all, or --same-as KEY (every \
@@ -22,7 +23,9 @@ extension Snapdiff {
         baseline is replaced atomically; run.json and the reports are updated. A rejected \
         snapshot is approved only when its key is named, or with --include-rejected. Every \
         approval is logged (snapdiff history KEY); --undo KEY puts back the baseline its newest \
-        approval replaced, from the blob store, and logs that too.
+        approval replaced, from the blob store, and logs that too. --as-noise keeps the baseline and \
+        records the difference as known noise instead: a later run that finds the same \
+        difference on the same baseline passes (snapdiff noise list|remove).
         """
     )
 
@@ -48,6 +51,12 @@ extension Snapdiff {
     @Flag(help: "Undo the newest approval of each KEY: its previous baseline comes back (see snapdiff history KEY).")
     var undo = false
 
+    @Flag(
+      help:
+        "Keep the baseline: record the difference as known noise, so that the same difference on the same baseline passes in later runs (snapdiff noise list)."
+    )
+    var asNoise = false
+
     @OptionGroup var runSelection: RunSelectionOptions
 
     @OptionGroup(title: "Project")
@@ -65,11 +74,16 @@ extension Snapdiff {
     func validate() throws {
       if undo {
         if selectors.patterns.isEmpty || selectors.sameAs != nil || selectors.difference != nil || failed || new || all
-          || includeRejected || dryRun
+          || includeRejected || dryRun || asNoise
         {
           throw ValidationError("--undo takes snapshot keys alone: snapdiff approve --undo KEY…")
         }
         return
+      }
+      if asNoise, new || all {
+        throw ValidationError(
+          "--as-noise takes keys or globs, --failed, --same-as KEY or --difference KIND: only a difference from a baseline can be noise."
+        )
       }
       if selection.isEmpty {
         throw ValidationError(
@@ -79,6 +93,7 @@ extension Snapdiff {
 
     func run() throws {
       if undo { return try undoApprovals() }
+      if asNoise { return try approveAsNoise() }
       try reportingErrors {
         let folder = try RunFolder.open(in: project.project().runsDirectory, id: runSelection.runID)
         let review = try Review(folder: folder)
@@ -88,6 +103,24 @@ extension Snapdiff {
         for snapshot in chosen {
           let action = snapshot.status == .missing ? "delete baseline" : "update baseline"
           print("  \(snapshot.status.rawValue.padding(toLength: 8)) \(snapshot.key)  (\(action))")
+        }
+      }
+    }
+
+    /// `--as-noise`: the differences recorded as known noise, the baselines kept.
+    private func approveAsNoise() throws {
+      try reportingErrors {
+        let folder = try RunFolder.open(in: project.project().runsDirectory, id: runSelection.runID)
+        let chosen = try Review(folder: folder).approveAsNoise(selection, dryRun: dryRun)
+        let verb = dryRun ? "would approve" : "approved"
+        print(
+          "\(verb) \(chosen.count) difference\(chosen.count == 1 ? "" : "s") of run \(folder.id) as known noise (baselines kept):"
+        )
+        for (snapshot, fingerprint) in chosen {
+          let areas = fingerprint.regions.count
+          print(
+            "  \(snapshot.key)  fingerprint \(fingerprint.shortID): \(ReportFormat.count(fingerprint.differentPixels)) px in \(areas) area\(areas == 1 ? "" : "s")"
+          )
         }
       }
     }

@@ -79,6 +79,12 @@ extension Snapdiff {
     @Option(help: ArgumentHelp("Also write reg-cli's reg.json here.", valueName: "path"))
     var regJSON: String?
 
+    @Option(
+      help: ArgumentHelp(
+        "Also write GitLab's code-quality report here (artifacts: reports: codequality): one issue per snapshot that fails the run.",
+        valueName: "path"))
+    var gitlabCodequality: String?
+
     @Flag(help: "Print only the summary line and problems.")
     var quiet = false
 
@@ -131,9 +137,12 @@ extension Snapdiff {
         checker.shard = shard
         checker.partial = partial
         checker.observer = timings
-        (checker.branch, checker.baseBranch) = try branchOptions.resolved(environment: environment, quiet: quiet) {
+        (checker.branch, checker.baseBranch, checker.mergeBase) = try branchOptions.resolved(
+          environment: environment, quiet: quiet
+        ) {
           RunBranch.detect(environment: environment, directory: FileSystem.currentDirectory())
         }
+        checker.commit = RunBranch.commit(environment: environment, directory: FileSystem.currentDirectory())
         let progress = ProgressLine(enabled: !quiet)
         if !noCache {
           let runs = resolved.runsDirectory
@@ -148,7 +157,8 @@ extension Snapdiff {
         Console.status(
           timings.table(snapshots: outcome.record.snapshots.count, jobs: max(1, jobs ?? ProcessorCount.active)) + "\n")
       }
-      try RunSummary.conclude(outcome, recordMode: mode, failOnMissing: failOnMissing, quiet: quiet)
+      try RunSummary.conclude(
+        outcome, recordMode: mode, failOnMissing: failOnMissing, quiet: quiet, gitLabCodeQuality: gitlabCodequality)
     }
 
     /// CURRENT_DIR, or for the attachments exported from a result bundle, the frames folder

@@ -84,10 +84,12 @@ extension Snapdiff {
       defer { service.stop() }
 
       let runID = try reportingErrors {
-        let (branch, base) = try branchOptions.resolved(environment: variables, quiet: false) { (nil, nil) }
-        return try service.openRun(
-          OpenRunRequest(
-            name: name, branch: branch, baseBranch: base, environment: project.environment, recordMode: recordMode))
+        let (branch, base, mergeBase) = try branchOptions.resolved(environment: variables, quiet: false) { (nil, nil) }
+        var request = OpenRunRequest(
+          name: name, branch: branch, baseBranch: base, environment: project.environment, recordMode: recordMode)
+        request.mergeBase = mergeBase
+        request.commit = RunBranch.commit(environment: variables, directory: FileSystem.currentDirectory())
+        return try service.openRun(request)
       }
       var childEnvironment = variables
       for (variable, value) in [

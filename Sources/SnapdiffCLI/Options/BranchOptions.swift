@@ -22,18 +22,18 @@ struct BranchOptions: ParsableArguments {
   }
 
   /// The branch and base: the flags' names; for `auto`, ``AutoBranch``'s answer (printed on
-  /// standard error unless `quiet`), each flag given by name still winning; without `--branch`,
-  /// `absent` (what the command does then).
+  /// standard error unless `quiet`), each flag given by name still winning, and the merge-base
+  /// git found (recorded in run.json); without `--branch`, `absent` (what the command does then).
   ///
   /// - Throws: `ConfigurationError` when `auto` finds no branch (exit 2).
   func resolved(
     environment: [String: String], quiet: Bool, absent: () -> (branch: String?, base: String?)
-  ) throws -> (branch: String?, base: String?) {
+  ) throws -> (branch: String?, base: String?, mergeBase: String?) {
     guard let branch else {
       let detected = absent()
-      return (detected.branch, baseBranch ?? detected.base)
+      return (detected.branch, baseBranch ?? detected.base, nil)
     }
-    guard branch == AutoBranch.keyword else { return (branch, baseBranch) }
+    guard branch == AutoBranch.keyword else { return (branch, baseBranch, nil) }
     var auto = try AutoBranch.resolve(environment: environment, git: GitCommand.runner(environment: environment))
     if let baseBranch {
       auto.base = baseBranch == auto.branch ? nil : baseBranch
@@ -42,6 +42,6 @@ struct BranchOptions: ParsableArguments {
       auto.source += "; base from --base-branch"
     }
     if !quiet { Console.status("snapdiff: --branch auto: \(auto)\n") }
-    return (auto.branch, auto.base)
+    return (auto.branch, auto.base, auto.mergeBase)
   }
 }

@@ -21,6 +21,7 @@ enum RunSummary {
     for snapshot in attention {
       lines.append(line(for: snapshot, folder: folder, recordMode: recordMode))
     }
+    lines += knownNoiseLines(record, folder: folder)
     for group in record.changeGroups {
       lines.append(contentsOf: Self.lines(for: group, run: record.id))
     }
@@ -38,7 +39,8 @@ enum RunSummary {
   /// status CI acts on: 2 when a snapshot could not be compared, 1 when one failed (or is new
   /// in record mode `never`, or is missing with `failOnMissing`), else 0.
   static func conclude(
-    _ outcome: RunChecker.Outcome, recordMode mode: RecordMode, failOnMissing: Bool, quiet: Bool
+    _ outcome: RunChecker.Outcome, recordMode mode: RecordMode, failOnMissing: Bool, quiet: Bool,
+    gitLabCodeQuality: String? = nil
   ) throws {
     let run = outcome.record
     let lines = lines(run, folder: outcome.folder, recordMode: mode)
@@ -51,8 +53,22 @@ enum RunSummary {
     if !quiet || failed || newFails {
       print("Report: \(report)")
     }
-    try GitHubOutput.write(run, report: report) { snapshot in
+    let fails = { (snapshot: SnapshotRecord) in
       RunVerdict.fails(with: snapshot, recordMode: mode) || (failOnMissing && snapshot.status == .missing)
+    }
+    try GitHubOutput.write(run, report: report, failing: fails)
+    if let gitLabCodeQuality {
+      try reportingErrors {
+        let bytes = try GitLabCodeQuality.render(
+          run,
+          path: { snapshot in
+            let file = snapshot.baseline ?? snapshot.current
+            return file.map { display(outcome.folder.resolve($0)) } ?? snapshot.key
+          }, fails: fails)
+        let path = FileSystem.absolute(gitLabCodeQuality)
+        try FileSystem.createDirectories(PathText.parent(of: path))
+        try FileIO.writeAtomically(bytes, to: path)
+      }
     }
     if failed || run.snapshots.contains(where: { $0.status == .new && !$0.recorded }) {
       print("Approve: snapdiff approve --failed  (or: approve KEY…, --same-as KEY, --new, --all)")
@@ -124,6 +140,19 @@ enum RunSummary {
       text += "\n      contrast under \(contrast.level.rawValue): " + contrast.failures.joined(separator: "; ")
     }
     return text
+  }
+
+  /// The snapshots that passed on a difference approved as noise (or were approved as noise in
+  /// this run): never silent, since a fingerprint lets a difference through.
+  static func knownNoiseLines(_ record: RunRecord, folder: RunFolder) -> [String] {
+    record.snapshots.compactMap { snapshot in
+      guard let noise = snapshot.knownNoise, snapshot.status.passes else { return nil }
+      var text = "  NOISE    \(snapshot.key)  "
+      text += snapshot.status == .approved ? "approved as known noise, baseline kept" : "passed as " + noise.sentence
+      text += "; \(ReportFormat.count(snapshot.differentPixels)) px (\(ReportFormat.percent(snapshot.differentRatio)))"
+      if let diff = snapshot.diff { text += "  diff: \(display(folder.resolve(diff)))" }
+      return text
+    }
   }
 
   /// A path as the user can type it: relative to the working folder when below it.

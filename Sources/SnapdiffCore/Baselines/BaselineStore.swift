@@ -1,7 +1,7 @@
 /// The baseline store: a folder with one PNG per snapshot key (`<root>/<key>.png`), optionally
 /// environment folders (`<root>/<environment>/<key>.png`) that fall back to the root, and beside
-/// each baseline its settings (`<key>.snapdiff.json`), tree (`<key>.tree.json`) and rejected
-/// changes (`<key>.rejected.json`).
+/// each baseline its settings (`<key>.snapdiff.json`), tree (`<key>.tree.json`), rejected
+/// changes (`<key>.rejected.json`) and known noise (`<key>.noise.json`, `BaselineStore+Noise`).
 ///
 /// Writes are atomic (temporary file, `fsync`, `rename`) and serialised by a lock file, so
 /// concurrent writers never lose an update and a killed writer leaves the old file or the new
@@ -178,7 +178,8 @@ public struct BaselineStore: Sendable {
   /// baseline the approval created).
   public func remove(_ location: Location, keepingSettings: Bool = false) throws -> Previous {
     try withLock {
-      let sidecars = keepingSettings ? [".tree.json"] : [".snapdiff.json", ".tree.json", ".rejected.json"]
+      let sidecars =
+        keepingSettings ? [".tree.json"] : [".snapdiff.json", ".tree.json", ".rejected.json", Self.noiseSuffix]
       let paths =
         [location.path]
         + sidecars.map {

@@ -31,6 +31,9 @@ extension HTMLReport {
     /// itself (loaded lazily and scaled down by the browser). The argument is the image's URL
     /// path as the card links it.
     public var thumbnail: (@Sendable (_ snapshot: SnapshotRecord, _ image: ImageKind) -> String?)?
+    /// Keys of snapshots the page marks flaky (a badge on the card): the service's review page
+    /// marks those `FlakySnapshots` finds in its recent runs.
+    public var flakyKeys: Set<String> = []
 
     public init() {}
   }

@@ -38,9 +38,20 @@ extension HTMLReport {
       html += " <span class=\"badge outline st-rejected\">rejected before</span>"
     }
     if snapshot.recorded { html += " <span class=\"badge outline\">baseline recorded</span>" }
+    if snapshot.knownNoise != nil { html += " <span class=\"badge outline st-noise\">known noise</span>" }
+    if embedding.flakyKeys.contains(snapshot.key) {
+      html += " <span class=\"badge outline st-flaky\" title=\"its verdict flipped between recent runs on the same"
+      html += " baseline and commit (snapdiff status --flaky)\">flaky</span>"
+    }
     html += " <a class=\"anchor\" href=\"#\(id)\" aria-label=\"Link to this snapshot\">#</a>"
     html += "</header>\n"
 
+    if let noise = snapshot.knownNoise {
+      let what = snapshot.status == .approved ? "Approved as known noise: the baseline stays; " : "Passed as "
+      html +=
+        "<p class=\"figures noise\">\(text(what + noise.sentence)): \(ReportFormat.count(snapshot.differentPixels))"
+      html += " px differ, the same difference on the same baseline.</p>\n"
+    }
     for line in notes(snapshot, run: run) {
       html += "<p class=\"\(line.kind)\">\(text(line.text))</p>\n"
     }
@@ -108,7 +119,8 @@ extension HTMLReport {
   }
 
   /// The images the viewer shows for a snapshot, by kind: a new snapshot shows its frame (its
-  /// baseline, if recorded, is the same image), a passed one its baseline alone.
+  /// baseline, if recorded, is the same image), a passed one its baseline alone (known noise: all
+  /// three).
   static func images(_ snapshot: SnapshotRecord) -> [(kind: ImageKind, path: String)] {
     // The images the run compared (inside the run folder when it keeps them by hash).
     var baseline = snapshot.baselineImage
@@ -116,7 +128,8 @@ extension HTMLReport {
     var diff = snapshot.diffImage
     switch snapshot.status {
     case .new: baseline = nil
-    case .passed:
+    // Known noise shows what it let through: all three.
+    case .passed where snapshot.knownNoise == nil:
       if baseline != nil { current = nil }
       diff = nil
     default: break

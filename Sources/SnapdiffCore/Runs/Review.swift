@@ -245,7 +245,7 @@ public struct Review: Sendable {
   }
 
   /// A baseline path from `run.json`, checked to lie inside the store.
-  private func location(ofRecordedBaseline relative: String) throws -> BaselineStore.Location {
+  func location(ofRecordedBaseline relative: String) throws -> BaselineStore.Location {
     let path = folder.resolve(relative)
     guard path.hasPrefix(store.root + "/") else {
       throw RunError("\(folder.recordPath): baseline '\(relative)' lies outside the store \(store.root)")
@@ -257,5 +257,5 @@ public struct Review: Sendable {
 
 extension SnapshotRecord {
   /// The key's UTF-8 bytes: what tells two keys apart on disk.
-  fileprivate var keyBytes: [UInt8] { Array(key.utf8) }
+  var keyBytes: [UInt8] { Array(key.utf8) }
 }

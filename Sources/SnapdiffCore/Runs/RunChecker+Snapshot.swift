@@ -193,7 +193,13 @@ extension RunChecker {
   ) throws -> SnapshotRecord {
     var record = record
     let images = RunImages(folder: folder, blobs: blobs)
-    let verdict = rule.verdict(passed: passed, identical: identical)
+    // A difference approved as noise on this baseline passes; its frame and diff image are
+    // still kept, so that the report shows what was let through.
+    let noise = try rule.knownNoise(passed: passed, changeHash: changeHash, at: baseline, in: store) {
+      record.baselineHash
+    }
+    record.knownNoise = noise
+    let verdict = rule.verdict(passed: passed || noise != nil, identical: identical)
     record.status = verdict.status
     if passed {
       // A passing frame is not kept unless it is its baseline's bytes (then it is that blob,
@@ -221,7 +227,7 @@ extension RunChecker {
     }
     record.diff = folder.relative(diffPath)
     record.diffHash = diffHash
-    if let hash = changeHash, try store.rejectedChanges(at: baseline).contains(hash) {
+    if noise == nil, let hash = changeHash, try store.rejectedChanges(at: baseline).contains(hash) {
       record.previouslyRejected = true
     }
     let recorded =

@@ -41,6 +41,10 @@ public struct RunChecker: Sendable {
   /// the approval log); `check` reads no branch overlay.
   public var branch: String?
   public var baseBranch: String?
+  /// Where `branch` left `baseBranch` (`--branch auto`'s `git merge-base`), and the commit the
+  /// frames come from, for the record.
+  public var mergeBase: String?
+  public var commit: String?
   /// Where the images the run compares are kept by hash (default: `blobs/` beside the runs
   /// folder).
   public var blobs: BlobStore
@@ -158,6 +162,8 @@ public struct RunChecker: Sendable {
         record.shard = shard?.description
         record.branch = branch
         record.baseBranch = baseBranch
+        record.mergeBase = mergeBase
+        record.commit = commit
         record.overlays = store.overlays.isEmpty ? nil : store.overlays
         record.closedAt = RunFolder.timestamp().iso
         try measured(.runRecord, by: observer) {

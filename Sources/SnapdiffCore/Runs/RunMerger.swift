@@ -116,6 +116,9 @@ public struct RunMerger: Sendable {
         record.name = records[0].name
         record.branch = records[0].branch
         record.baseBranch = records[0].baseBranch
+        record.mergeBase = records[0].mergeBase
+        // One commit for the whole run only when every part says the same one.
+        record.commit = Set(records.map(\.commit)).count == 1 ? records[0].commit : nil
         record.mergedFrom = records.map(\.id)
         record.closedAt = RunFolder.timestamp().iso
         try folder.save(record)

@@ -28,6 +28,13 @@ public struct RunRecord: Sendable, Codable, Equatable {
   public var branch: String?
   /// The branch `branch` was forked from (`--base-branch`, a pull request's target).
   public var baseBranch: String?
+  /// The commit where `branch` left `baseBranch` (`git merge-base`), when `--branch auto`
+  /// resolved it.
+  public var mergeBase: String?
+  /// The commit the frames were rendered from, when known: the CI's variable (`GITHUB_SHA`,
+  /// `CI_COMMIT_SHA`, …), else git's `HEAD` for `check`; what a service client sends. Flaky
+  /// snapshots are found among runs of the same commit (`FlakySnapshots`).
+  public var commit: String?
   /// The branch overlays in the store this run read, first to last, and wrote to (the first):
   /// a service run on a branch (`BranchOverlay`). Absent: the store as it is.
   public var overlays: [String]?
@@ -96,6 +103,10 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   public var recorded: Bool
   /// This exact change was rejected before.
   public var previouslyRejected: Bool
+  /// The comparison found a difference approved as noise on this baseline (`snapdiff approve
+  /// --as-noise`): the snapshot passed (or, in the run it was approved from, was approved)
+  /// without its baseline changing.
+  public var knownNoise: NoiseFingerprint?
   /// Which environment folder the baseline came from, when not the store's root.
   public var baselineEnvironment: String?
   /// An error that kept the snapshot from being compared (a corrupt PNG...).

@@ -31,7 +31,7 @@ public struct RunSession: Sendable {
   public static func open(
     runsDirectory: String, store: BaselineStore, name: String? = nil, branch: String? = nil, baseBranch: String? = nil,
     options: DiffOptions = DiffOptions(), recordMode: RecordMode = .never, decoder: PNGDecoder = PNGDecoder(),
-    config: ProjectConfig = ProjectConfig()
+    config: ProjectConfig = ProjectConfig(), commit: String? = nil, mergeBase: String? = nil
   ) throws -> RunSession {
     // An environment folder that is a link out of the store is refused before the run exists.
     try store.checkConfined()
@@ -46,6 +46,8 @@ public struct RunSession: Sendable {
     record.name = name
     record.branch = branch
     record.baseBranch = baseBranch
+    record.commit = commit
+    record.mergeBase = mergeBase
     record.overlays = store.overlays.isEmpty ? nil : store.overlays
     try folder.save(record)
     try RunReports.write(record, to: folder)

@@ -79,6 +79,19 @@ public struct SnapshotCheck: Sendable {
       : Verdict(status: .failed, records: recordMode.records(.failed))
   }
 
+  /// The fingerprint that makes a comparison that did not pass known noise: a difference a
+  /// reviewer approved as noise (`Review.approveAsNoise`) on this very baseline, found again
+  /// (`BaselineStore.knownNoise`). Such a snapshot passes (`verdict(passed: true, …)`) and says
+  /// why; any other difference still fails. `baselineHash` is asked only when the snapshot has
+  /// fingerprints.
+  public func knownNoise(
+    passed: Bool, changeHash: String?, at location: BaselineStore.Location, in store: BaselineStore,
+    baselineHash: () throws -> String?
+  ) throws -> NoiseFingerprint? {
+    guard !passed else { return nil }
+    return try store.knownNoise(changeHash: changeHash, at: location, baselineHash: baselineHash)
+  }
+
   /// What ``check(_:key:frameSettings:in:)`` found.
   public struct Checked: Sendable {
     public var verdict: Verdict
@@ -91,6 +104,8 @@ public struct SnapshotCheck: Sendable {
     /// Where the frame was written as the baseline, when the record mode wrote it (`nil` too when
     /// the baseline changed after it was compared, and the change was kept).
     public var recordedPath: String?
+    /// The comparison failed, but on a difference approved as noise: the snapshot passed.
+    public var knownNoise: NoiseFingerprint?
   }
 
   /// Checks `frame` as `key` in memory against `store`: the baseline located (its environment
@@ -115,9 +130,13 @@ public struct SnapshotCheck: Sendable {
     let comparison = try self.comparison(
       for: key, baselineSettings: try store.settings(at: location), frameSettings: frameSettings)
     let outcome = try comparison.compare(baseline, frame)
-    let verdict = self.verdict(passed: outcome.passed, identical: outcome.result.identical)
+    let noise = try knownNoise(passed: outcome.passed, changeHash: outcome.result.changeHash, at: location, in: store) {
+      SHA256.hex(try FileIO.read(location.path))
+    }
+    let verdict = self.verdict(passed: outcome.passed || noise != nil, identical: outcome.result.identical)
     var checked = Checked(
       verdict: verdict, baseline: location, baselineFrame: baseline, comparison: comparison, outcome: outcome)
+    checked.knownNoise = noise
     if verdict.records { checked.recordedPath = try record(frame, key: key, in: store, comparedWith: compared) }
     return checked
   }

@@ -18,6 +18,9 @@ public struct CIPlatform: Sendable {
   /// Variables of which one must be set for the platform to count: Jenkins' `BRANCH_NAME` and
   /// `GIT_BRANCH` are names other tools and shells use too.
   var markers: [String] = []
+  /// The commit being built (`GITHUB_SHA`), recorded with a run: flaky snapshots are found among
+  /// runs of the same commit.
+  var commitVariable: String? = nil
 
   /// In the order they are tried.
   public static let all: [CIPlatform] = [
@@ -26,24 +29,24 @@ public struct CIPlatform: Sendable {
     // branch or the tag, which GITHUB_REF_TYPE tells apart. No variable names the default branch.
     CIPlatform(
       name: "GitHub Actions", requestBranch: "GITHUB_HEAD_REF", requestBase: "GITHUB_BASE_REF",
-      branch: ["GITHUB_REF_NAME"], branchCondition: ("GITHUB_REF_TYPE", "branch")),
+      branch: ["GITHUB_REF_NAME"], branchCondition: ("GITHUB_REF_TYPE", "branch"), commitVariable: "GITHUB_SHA"),
     // https://docs.gitlab.com/ci/variables/predefined_variables/: CI_MERGE_REQUEST_* in merge
     // request pipelines, CI_COMMIT_BRANCH in branch pipelines (not in merge request ones).
     CIPlatform(
       name: "GitLab CI", requestBranch: "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME",
       requestBase: "CI_MERGE_REQUEST_TARGET_BRANCH_NAME", branch: ["CI_COMMIT_BRANCH"],
-      defaultBranch: "CI_DEFAULT_BRANCH"),
+      defaultBranch: "CI_DEFAULT_BRANCH", commitVariable: "CI_COMMIT_SHA"),
     // https://devcenter.bitrise.io/en/references/available-environment-variables.html:
     // BITRISE_GIT_BRANCH is the source branch; BITRISEIO_GIT_BRANCH_DEST the pull request's target.
     CIPlatform(
       name: "Bitrise", requestBranch: "BITRISE_GIT_BRANCH", requestBase: "BITRISEIO_GIT_BRANCH_DEST",
-      branch: ["BITRISE_GIT_BRANCH"]),
+      branch: ["BITRISE_GIT_BRANCH"], commitVariable: "BITRISE_GIT_COMMIT"),
     // https://developer.apple.com/documentation/xcode/environment-variable-reference:
     // CI_PULL_REQUEST_SOURCE_BRANCH / CI_PULL_REQUEST_TARGET_BRANCH on pull request builds,
     // CI_BRANCH on branch builds.
     CIPlatform(
       name: "Xcode Cloud", requestBranch: "CI_PULL_REQUEST_SOURCE_BRANCH",
-      requestBase: "CI_PULL_REQUEST_TARGET_BRANCH", branch: ["CI_BRANCH"]),
+      requestBase: "CI_PULL_REQUEST_TARGET_BRANCH", branch: ["CI_BRANCH"], commitVariable: "CI_COMMIT"),
     // A Jenkins' own ${JENKINS_URL}env-vars.html (Pipeline: Multibranch,
     // https://plugins.jenkins.io/workflow-multibranch): CHANGE_BRANCH and CHANGE_TARGET for a
     // change request in a multibranch project (BRANCH_NAME is then `PR-24`), BRANCH_NAME for a
@@ -51,7 +54,8 @@ public struct CIPlatform: Sendable {
     // JENKINS_URL or JENKINS_HOME says it is Jenkins.
     CIPlatform(
       name: "Jenkins", requestBranch: "CHANGE_BRANCH", requestBase: "CHANGE_TARGET",
-      branch: ["BRANCH_NAME", "GIT_BRANCH"], remotePrefix: "origin/", markers: ["JENKINS_URL", "JENKINS_HOME"]),
+      branch: ["BRANCH_NAME", "GIT_BRANCH"], remotePrefix: "origin/", markers: ["JENKINS_URL", "JENKINS_HOME"],
+      commitVariable: "GIT_COMMIT"),
   ]
 
   /// Every variable that names the branch, for error messages.
@@ -85,6 +89,17 @@ public struct CIPlatform: Sendable {
         let names = [variable] + (base == nil ? [] : [platform.defaultBranch!])
         return (platform.trimmed(branch), base, "\(platform.name) (\(names.joined(separator: ", ")))")
       }
+    }
+    return nil
+  }
+
+  /// The commit being built, from the first platform (its markers set) whose commit variable
+  /// is set; `nil` outside a CI.
+  public static func commit(in environment: [String: String]) -> String? {
+    func value(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+    for platform in all {
+      if !platform.markers.isEmpty, !platform.markers.contains(where: { value($0) != nil }) { continue }
+      if let commit = platform.commitVariable.flatMap(value) { return commit }
     }
     return nil
   }

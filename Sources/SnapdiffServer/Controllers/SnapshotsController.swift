@@ -107,9 +107,10 @@ struct SnapshotsController {
   /// `{"reason"}` (the test skipped the snapshot: its verdict).
   @Sendable func post(_ request: Request, context: ServerRequestContext) async throws -> Response {
     let id = try RunsController.runID(context)
-    guard let (rawKey, action) = Self.split(try Self.tail(context)), ["approve", "reject", "skip"].contains(action)
+    guard let (rawKey, action) = Self.split(try Self.tail(context)),
+      ["approve", "reject", "skip", "noise"].contains(action)
     else {
-      throw APIError.notFound("POST …/snapshots/{key}/approve, …/{key}/reject or …/{key}/skip")
+      throw APIError.notFound("POST …/snapshots/{key}/approve, …/{key}/reject, …/{key}/noise or …/{key}/skip")
     }
     let key = try Self.key(rawKey)
     if action == "skip" {
@@ -125,9 +126,11 @@ struct SnapshotsController {
   private func review(action: String, key: SnapshotKey, run id: String) async throws -> ReviewResult {
     let selection = Review.Selection(patterns: [key.rawValue])
     return try await Blocking.run { [service] in
-      action == "approve"
-        ? try service.approve(run: id, selection: selection, dryRun: false)
-        : try service.reject(run: id, selection: selection)
+      action == "noise"
+        ? try service.approveAsNoise(run: id, selection: selection, dryRun: false)
+        : action == "approve"
+          ? try service.approve(run: id, selection: selection, dryRun: false)
+          : try service.reject(run: id, selection: selection)
     }
   }
 

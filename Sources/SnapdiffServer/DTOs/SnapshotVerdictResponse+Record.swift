@@ -21,6 +21,7 @@ extension SnapshotVerdictResponse {
     changeHash = record.changeHash
     recorded = record.recorded
     previouslyRejected = record.previouslyRejected
+    knownNoise = record.knownNoise
     baselineEnvironment = record.baselineEnvironment
     matchLevel = record.matchLevel
     colorConversion = record.colorConversion

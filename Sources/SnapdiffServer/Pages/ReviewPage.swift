@@ -56,7 +56,8 @@ enum ReviewPage {
 
   /// `/runs/{run}`: the run's report (``HTMLReport/render(_:embedding:)``) with images and
   /// thumbnails from the API, the service's bar and the review script.
-  static func run(_ record: RunRecord, authRequired: Bool) -> String {
+  /// `flakyKeys`: the snapshots marked flaky (`RunService.flakyKeys`).
+  static func run(_ record: RunRecord, authRequired: Bool, flakyKeys: Set<String> = []) -> String {
     var served = record
     for index in served.snapshots.indices {
       let snapshot = served.snapshots[index]
@@ -90,6 +91,7 @@ enum ReviewPage {
       + " <code>snapdiff approve</code> and <code>snapdiff reject</code>."
     embedding.script = tokenScript + "\n" + reviewScript
     embedding.showsCommands = false
+    embedding.flakyKeys = flakyKeys
     embedding.thumbnail = { snapshot, kind in
       let path = kind == .baseline ? snapshot.baseline : snapshot.current
       return path.map { HTMLReport.urlPath($0) + "?thumb=1" }

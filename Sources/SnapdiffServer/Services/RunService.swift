@@ -87,6 +87,7 @@ final class RunService: Sendable {
 
   /// Opens a run for a remote test runner.
   func open(_ request: OpenRunRequest) throws -> RunRecord {
+    let request = try request.resolvingAutoBranch()
     let name = request.name
     guard !name.isEmpty, name.utf8.count <= 200, !name.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
       throw APIError.badRequest("'name' must be 1 to 200 bytes, without control characters")
@@ -112,7 +113,8 @@ final class RunService: Sendable {
       runsDirectory: configuration.runsDirectory, store: store, name: name, branch: request.branch,
       baseBranch: request.baseBranch,
       options: configuration.options, recordMode: request.recordMode ?? configuration.recordMode,
-      decoder: configuration.decoder, config: configuration.config)
+      decoder: configuration.decoder, config: configuration.config, commit: request.commit,
+      mergeBase: request.mergeBase)
     try index.refresh(session.folder)
     return try session.folder.load()
   }
@@ -249,7 +251,7 @@ final class RunService: Sendable {
   /// 404 for a key, glob or `sameAs` that names no snapshot; 409 when a named snapshot
   /// has nothing to review (`all`, `failed`, `new` may pick none: that is no error). `Review`
   /// then does the work.
-  private func check(_ selection: Review.Selection, in record: RunRecord) throws {
+  func check(_ selection: Review.Selection, in record: RunRecord) throws {
     guard !selection.isEmpty else {
       throw APIError.badRequest("say what to review: \"all\", \"failed\", \"new\", \"sameAs\" or \"keys\"")
     }

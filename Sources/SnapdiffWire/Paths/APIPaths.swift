@@ -47,6 +47,22 @@ public enum APIPaths {
   /// `POST`: reject the run's snapshots (a ``ReviewRequest``), answered with a ``ReviewResult``.
   public static func reject(run: String) -> String { Self.run(run) + "/reject" }
 
+  /// `POST`: approve the run's selected differences as known noise (a ``ReviewRequest``; the
+  /// baselines stay), answered with a ``ReviewResult``. One snapshot: ``snapshot(run:key:)`` +
+  /// `/noise`.
+  public static func approveAsNoise(run: String) -> String { Self.run(run) + "/noise" }
+
+  /// `GET`: the fingerprints of known noise (``KnownNoiseList``; `?key=`, `?environment=`,
+  /// `?branch=`).
+  public static let noise = prefix + "/noise"
+
+  /// `POST`: remove fingerprints of known noise (``RemoveNoiseRequest``), answered with those
+  /// removed (``KnownNoiseList``).
+  public static let removeNoise = noise + "/remove"
+
+  /// `GET`: the flaky snapshots of the newest runs (``FlakyList``; `?runs=`, `?branch=`).
+  public static let flaky = prefix + "/flaky"
+
   /// `GET`: the approvals of the baseline `key` (``BaselineHistoryResponse``).
   public static func history(key: String) -> String { prefix + "/baselines/" + segment(key) + "/history" }
 
@@ -78,6 +94,10 @@ public enum APIPaths {
     public static let close = run + "/close"
     public static let approve = run + "/approve"
     public static let reject = run + "/reject"
+    public static let approveAsNoise = run + "/noise"
+    public static let noise = APIPaths.noise
+    public static let removeNoise = APIPaths.removeNoise
+    public static let flaky = APIPaths.flaky
     /// `PUT` a frame, `GET` a verdict or an image, `POST` a review or a skip:
     /// `…/snapshots/{key}[/{action}]`.
     public static let snapshots = run + "/snapshots/**"
@@ -91,6 +111,7 @@ public enum APIPaths {
     /// Every template (the tests check that each builder above gives a path one of them matches).
     public static let all = [
       health, ready, version, runs, run, close, approve, reject, snapshots, baselines, branches, branch,
+      approveAsNoise, noise, removeNoise, flaky,
     ]
   }
 

@@ -15,8 +15,18 @@ public struct OpenRunRequest: Codable, Sendable {
   public var environment: String?
   /// `missing`, `all`, `failed` or `never`; default: the server's (`never`).
   public var recordMode: RecordMode?
+  /// The commit the frames come from (flaky snapshots are found among runs of one commit).
+  public var commit: String?
+  /// Where `branch` left `baseBranch` (`git merge-base`), when the client resolved it.
+  public var mergeBase: String?
+  /// The client's CI variables (`GITHUB_HEAD_REF`, `CI_COMMIT_SHA`, …) for `"branch": "auto"`:
+  /// the service cannot see the client's checkout, so it resolves the branch, its base and the
+  /// commit from these (the same table as `check --branch auto`, without git).
+  public var ci: [String: String]?
 
-  enum CodingKeys: String, CodingKey, CaseIterable { case name, branch, baseBranch, environment, recordMode }
+  enum CodingKeys: String, CodingKey, CaseIterable {
+    case name, branch, baseBranch, environment, recordMode, commit, mergeBase, ci
+  }
 
   public init(
     name: String, branch: String? = nil, baseBranch: String? = nil, environment: String? = nil,
@@ -37,6 +47,9 @@ public struct OpenRunRequest: Codable, Sendable {
     baseBranch = try container.decodeIfPresent(String.self, forKey: .baseBranch)
     environment = try container.decodeIfPresent(String.self, forKey: .environment)
     recordMode = try container.decodeIfPresent(RecordMode.self, forKey: .recordMode)
+    commit = try container.decodeIfPresent(String.self, forKey: .commit)
+    mergeBase = try container.decodeIfPresent(String.self, forKey: .mergeBase)
+    ci = try container.decodeIfPresent([String: String].self, forKey: .ci)
   }
 }
 

@@ -20,6 +20,9 @@ public struct SnapshotVerdictResponse: Codable, Sendable, Equatable {
   /// The frame was written as the baseline (the record mode said so).
   public var recorded: Bool
   public var previouslyRejected: Bool
+  /// The comparison found a difference approved as noise on this baseline: the snapshot
+  /// passed on it (`passed` is true), and this is the fingerprint that let it through.
+  public var knownNoise: NoiseFingerprint?
   public var baselineEnvironment: String?
   public var matchLevel: MatchLevel?
   public var colorConversion: String?

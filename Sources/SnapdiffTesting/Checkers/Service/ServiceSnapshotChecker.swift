@@ -116,8 +116,11 @@ public struct ServiceSnapshotChecker: Sendable {
     if let run { return run }
     return try OpenServiceRuns.shared.id(for: openingKey(client)) { () throws(ServiceError) in
       let (branch, base) = try resolvedBranch()
-      let request = OpenRunRequest(
+      var request = OpenRunRequest(
         name: runName, branch: branch, baseBranch: base, environment: environment, recordMode: recordMode)
+      // The CI's commit, when the test process sees its variables: the service finds flaky
+      // snapshots among runs of one commit.
+      request.commit = CIPlatform.commit(in: ProcessEnvironment.variables)
       return try client.json("POST", APIPaths.runs, body: request, as: RunSummary.self).id
     }
   }
