@@ -40,8 +40,8 @@ struct OpenAPITests {
       "GET /api/v1/runs/{run}/snapshots/{key}/{image}", "POST /api/v1/runs/{run}/snapshots/{key}/approve",
       "POST /api/v1/runs/{run}/snapshots/{key}/reject", "POST /api/v1/runs/{run}/snapshots/{key}/skip", "GET /",
       "GET /api/v1/baselines/{key}/history", "POST /api/v1/baselines/{key}/undo", "GET /api/v1/branches",
-      "POST /api/v1/branches/{branch}/merge",
-      "GET /runs/{run}",
+      "POST /api/v1/branches/{branch}/merge", "POST /api/v1/branches/{branch}/discard",
+      "GET /runs/{run}", "GET /branches",
     ]
     #expect(try Self.operations() == served)
 
@@ -98,6 +98,7 @@ struct OpenAPITests {
       (APIPaths.history(key: "Home/Login"), APIPaths.Route.baselines),
       (APIPaths.undo(key: "Home/Login"), APIPaths.Route.baselines), (APIPaths.branches, APIPaths.Route.branches),
       (APIPaths.merge(branch: "feature/login"), APIPaths.Route.branch),
+      (APIPaths.discard(branch: "feature/login"), APIPaths.Route.branch),
     ]
     for (path, template) in built {
       #expect(Self.matches(path, template), "\(path) does not fit \(template)")
