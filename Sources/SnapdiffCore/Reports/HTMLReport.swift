@@ -11,8 +11,7 @@
 ///   approved, passed), each in the record's order, as cards in a grid, a page of them at a
 ///   time. Failed snapshots in a group (`RunRecord.reviewGroups`) come first, as one block per
 ///   group with its count, its edit in words, its members listed and the `approve --same-as`
-///   command. Passed snapshots are
-///   collapsed in a `<details>`. Every thumbnail loads lazily.
+///   command. Passed snapshots are collapsed in a `<details>`. Every thumbnail loads lazily.
 /// - Per snapshot: the key, the status, the figures (different pixels, ratio, areas), its error
 ///   if any, a thumbnail, and (in the viewer) the layout changes and the commands that approve
 ///   it.
