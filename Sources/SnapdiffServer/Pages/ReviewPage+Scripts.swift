@@ -44,7 +44,7 @@ extension ReviewPage {
   /// updates the cards from its answer without reloading: their status, the counts, the
   /// filters; the next snapshot with something to review becomes the current one (in the
   /// viewer too) and has the focus. A refusal is shown beside the control that was used.
-  /// Keys: a approve, r reject, s approve the same change (with the report's j/k, Enter, 1–5…).
+  /// Keys: a approve, r reject, s approve the card's group (with the report's j/k, Enter, 1–5…).
   static let reviewScript = #"""
     (function () {
       "use strict";
@@ -291,7 +291,7 @@ extension ReviewPage {
       var toolbar = document.querySelector(".toolbar");
       var hint = document.createElement("span");
       hint.className = "shortcuts";
-      hint.textContent = "Keys: j/k next/previous · Enter view · a approve · r reject · s same change · 1–5 view · Esc list";
+      hint.textContent = "Keys: j/k next/previous · Enter view · a approve · r reject · s the group · 1–5 view · Esc list";
       toolbar.appendChild(hint);
       var allRow = document.createElement("div");
       allRow.className = "review-actions";
