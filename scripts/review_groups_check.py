@@ -313,6 +313,11 @@ class GroupsCheck:
         self.api.request("PUT", API.snapshot_path(other, PASSED), screen(BLUE, 70, banner=True), "image/png")
         self.api.json("POST", f"/api/v1/runs/{other}/approve", {"keys": [PASSED]})
         store_passed = open(os.path.join(self.workspace, "baselines", PASSED + ".png"), "rb").read()
+        self.open("/?branch=" + urllib.parse.quote(OTHER, safe=""))
+        listed = [r.find_element(self.By.CSS_SELECTOR, "td").text for r in self.driver.find_elements(self.By.CSS_SELECTOR, "tbody tr")]
+        heading = self.driver.find_element(self.By.CSS_SELECTOR, "h1").text
+        self.expect(listed == [other] and heading == f"Runs on branch {OTHER} 1", f"/?branch= lists {listed} under {heading!r}")
+        self.ok(f"/?branch={OTHER} lists that branch's run alone")
 
         self.open("/branches")
         rows = {r.get_attribute("data-branch"): r for r in self.driver.find_elements(self.By.CSS_SELECTOR, "tr[data-branch]")}

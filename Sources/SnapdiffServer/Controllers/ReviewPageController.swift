@@ -30,7 +30,8 @@ struct ReviewPageController {
       return (list, service.branchColumns(list.runs))
     }
     return ReviewPage.htmlResponse(
-      ReviewPage.runList(list, branches: columns, authRequired: service.configuration.token != nil))
+      ReviewPage.runList(
+        list, branches: columns, branch: chosen.branch, authRequired: service.configuration.token != nil))
   }
 
   @Sendable func run(_ request: Request, context: ServerRequestContext) async throws -> Response {

@@ -16,10 +16,16 @@ enum ReviewPage {
   ///
   /// - Parameter branches: each listed run's base branch (`RunService.baseBranch(ofRun:)`) and
   ///   what its branch's overlay holds, by run id.
-  static func runList(_ list: RunList, branches: [String: RunBranchColumns] = [:], authRequired: Bool) -> String {
+  ///   - branch: the branch the list is narrowed to (`/?branch=NAME`), if any.
+  static func runList(
+    _ list: RunList, branches: [String: RunBranchColumns] = [:], branch: String? = nil, authRequired: Bool
+  ) -> String {
     var html = head(title: "snapdiff runs")
     html += "<body>\n" + bar(authRequired: authRequired, title: "snapdiff", backLink: false)
-    html += "<main class=\"runs\">\n<h1>Runs <span class=\"muted\">\(list.total)</span></h1>\n"
+    html += "<main class=\"runs\">\n<h1>Runs"
+    if let branch { html += " on branch <code>\(text(branch))</code>" }
+    html += " <span class=\"muted\">\(list.total)</span></h1>\n"
+    let narrowed = branch.map { "&branch=" + PercentEncoding.segment($0) } ?? ""
     html += "<input class=\"filter\" type=\"search\" placeholder=\"Filter by id, name or branch\""
     html += " aria-label=\"Filter runs\">\n"
     if list.runs.isEmpty {
@@ -49,10 +55,10 @@ enum ReviewPage {
     if list.offset > 0 || shownTo < list.total {
       html += "<nav class=\"pages\">"
       if list.offset > 0 {
-        html += "<a href=\"/?offset=\(max(0, list.offset - list.limit))\">Newer</a> "
+        html += "<a href=\"/?offset=\(max(0, list.offset - list.limit))\(attribute(narrowed))\">Newer</a> "
       }
       html += "<span class=\"muted\">\(list.offset + 1)–\(shownTo) of \(list.total)</span>"
-      if shownTo < list.total { html += " <a href=\"/?offset=\(shownTo)\">Older</a>" }
+      if shownTo < list.total { html += " <a href=\"/?offset=\(shownTo)\(attribute(narrowed))\">Older</a>" }
       html += "</nav>\n"
     }
     html += "</main>\n<script>\n\(listScript)\n\(tokenScript)\n</script>\n</body>\n</html>\n"
