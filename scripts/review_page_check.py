@@ -288,10 +288,11 @@ class ReviewPageCheck:
         listed = next((r for r in summary["runs"] if r["id"] == self.run), None)
         self.expect(listed is not None, f"GET /api/v1/runs does not list {self.run}")
         cells = [td.text for td in row.find_elements(self.By.CSS_SELECTOR, "td")]
-        self.expect(len(cells) == 8, f"run row has {len(cells)} cells: {cells}")
-        self.expect(cells[6] == str(listed["toReview"]), f"'To review' shows {cells[6]!r}, the API says {listed['toReview']}")
-        self.expect(cells[7] == listed["verdict"], f"verdict shows {cells[7]!r}, the API says {listed['verdict']!r}")
-        self.ok(f"the run list shows run {self.run} ({cells[1]}, {cells[6]} to review, {cells[7]})")
+        # Run, Name, Branch, Base, Overlay, Created, State, Snapshots, To review, Verdict.
+        self.expect(len(cells) == 10, f"run row has {len(cells)} cells: {cells}")
+        self.expect(cells[8] == str(listed["toReview"]), f"'To review' shows {cells[8]!r}, the API says {listed['toReview']}")
+        self.expect(cells[9] == listed["verdict"], f"verdict shows {cells[9]!r}, the API says {listed['verdict']!r}")
+        self.ok(f"the run list shows run {self.run} ({cells[1]}, {cells[8]} to review, {cells[9]})")
 
         search = self.driver.find_element(self.By.CSS_SELECTOR, "input.filter")
         search.send_keys("no-such-run-zzz")
@@ -631,6 +632,8 @@ class ReviewPageCheck:
         nxt = self.js("return window.snapdiffReport.current().dataset.key")
         after_key = [k for k in order[order.index(key) + 1:] + order[:order.index(key)] if k in reviewable]
         self.expect(after_key and nxt == after_key[0], f"after a, the current card is {nxt!r}, the next unreviewed is {after_key[:1]}")
+        # The approved card has moved to the approved section: j goes on in the page's order now.
+        order = [c.get_attribute("data-key") for c in self.driver.find_elements(self.By.CSS_SELECTOR, "article.snap") if c.is_displayed()]
         self.driver.switch_to.active_element.send_keys("j")
         moved = self.js("return window.snapdiffReport.current().dataset.key")
         self.expect(moved == order[(order.index(nxt) + 1) % len(order)] or (order.index(nxt) == len(order) - 1 and moved == nxt),

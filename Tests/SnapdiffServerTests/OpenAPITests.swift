@@ -40,8 +40,8 @@ struct OpenAPITests {
       "GET /api/v1/runs/{run}/snapshots/{key}/{image}", "POST /api/v1/runs/{run}/snapshots/{key}/approve",
       "POST /api/v1/runs/{run}/snapshots/{key}/reject", "POST /api/v1/runs/{run}/snapshots/{key}/skip", "GET /",
       "GET /api/v1/baselines/{key}/history", "POST /api/v1/baselines/{key}/undo", "GET /api/v1/branches",
-      "POST /api/v1/branches/{branch}/merge",
-      "GET /runs/{run}",
+      "POST /api/v1/branches/{branch}/merge", "POST /api/v1/branches/{branch}/discard",
+      "GET /runs/{run}", "GET /branches",
       "POST /api/v1/runs/{run}/noise", "POST /api/v1/runs/{run}/snapshots/{key}/noise", "GET /api/v1/noise",
       "POST /api/v1/noise/remove", "GET /api/v1/flaky",
     ]
@@ -102,6 +102,7 @@ struct OpenAPITests {
       (APIPaths.merge(branch: "feature/login"), APIPaths.Route.branch),
       (APIPaths.approveAsNoise(run: "r"), APIPaths.Route.approveAsNoise), (APIPaths.noise, APIPaths.Route.noise),
       (APIPaths.removeNoise, APIPaths.Route.removeNoise), (APIPaths.flaky, APIPaths.Route.flaky),
+      (APIPaths.discard(branch: "feature/login"), APIPaths.Route.branch),
     ]
     for (path, template) in built {
       #expect(Self.matches(path, template), "\(path) does not fit \(template)")

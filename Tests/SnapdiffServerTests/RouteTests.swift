@@ -274,7 +274,7 @@ struct RouteTests {
         let thumbnailURL = "/api/v1/runs/\(run)/snapshots/Home%20-%20test/Home/current.png?thumb=1"
         #expect(page.text.contains("src=\"\(thumbnailURL)\" alt=\"current: Home - test/Home\" loading=\"lazy\""))
         #expect(page.text.contains("data-run=\"\(run)\""))
-        #expect(page.text.contains("with this change"))
+        #expect(page.text.contains("of this group"))
         #expect(
           page.text.components(separatedBy: "<script").count == 3, "the report's script and the page's, no patching")
         #expect(!page.text.contains("https://"))

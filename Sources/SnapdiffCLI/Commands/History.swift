@@ -45,14 +45,24 @@ enum HistoryLines {
     let store = history.store
     var lines = ["History of '\(key)' in \(RunSummary.display(store.root)):"]
     if entries.isEmpty { lines.append("  no approval recorded") }
-    for entry in entries {
-      var line = "  \(entry.time)  \(entry.action.rawValue.padding(toLength: 7)) \(entry.user)"
-      line += "  \(short(entry.old)) → \(short(entry.new))"
-      if let run = entry.run { line += "  run \(run)" }
-      if let branch = entry.branch { line += "  branch \(branch)" }
-      if let environment = entry.environment { line += "  environment \(environment)" }
-      if let status = entry.previousStatus { line += "  (was \(status.rawValue))" }
-      lines.append(line)
+    // Entries in a branch's overlay (approved through the service on that branch) apart from the
+    // store's own line, each under its branch: a branch's first approval of a key is not the
+    // store's baseline changing.
+    let overlays = entries.compactMap(\.overlay).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+    for overlay in [nil] + overlays.map(Optional.some) {
+      let shown = entries.filter { $0.overlay == overlay }
+      if !overlays.isEmpty {
+        if let overlay {
+          let branch = shown.first?.branch ?? overlay
+          lines.append(
+            "  On branch \(branch) (its overlay \(overlay): runs on the branch read it before the store, until it is merged):"
+          )
+        } else {
+          lines.append("  The store's own line (what runs off a branch compare against):")
+          if shown.isEmpty { lines.append("    no approval recorded") }
+        }
+      }
+      for entry in shown { lines.append((overlays.isEmpty ? "" : "  ") + line(for: entry)) }
     }
     let now = try? history.currentHash(of: key, environment: store.environment)
     lines.append("Now: \(short(now ?? nil))")
@@ -67,6 +77,21 @@ enum HistoryLines {
       }
     }
     return lines
+  }
+
+  /// One entry: when, what, who, the baseline before and after, and where it came from. On the
+  /// store's line, an approval that names a branch but no run is that branch's merge.
+  static func line(for entry: ApprovalEntry) -> String {
+    var line = "  \(entry.time)  \(entry.action.rawValue.padding(toLength: 7)) \(entry.user)"
+    let old = entry.old == nil && entry.overlay != nil ? "none in the overlay" : short(entry.old)
+    line += "  \(old) → \(short(entry.new))"
+    if let run = entry.run { line += "  run \(run)" }
+    if let branch = entry.branch {
+      line += entry.overlay == nil && entry.run == nil ? "  merged from branch \(branch)" : "  branch \(branch)"
+    }
+    if let environment = entry.environment { line += "  environment \(environment)" }
+    if let status = entry.previousStatus { line += "  (was \(status.rawValue))" }
+    return line
   }
 
   static func short(_ hash: String?) -> String { hash.map { String($0.prefix(12)) } ?? "none" }

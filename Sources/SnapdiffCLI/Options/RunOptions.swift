@@ -14,9 +14,16 @@ struct ReviewSelectionOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Every snapshot whose change is the same as this key's (the same pixels changed the same way).",
+      "Every snapshot in this key's group: the same change, or the same kind of edit (the same colour replaced by the same colour, the same element changed the same way, the same rendering-only difference). --dry-run lists them.",
       valueName: "key"))
   var sameAs: String?
+
+  @Option(
+    name: .customLong("except"),
+    help: ArgumentHelp(
+      "Leave out snapshots matching this key or glob (repeatable): a group's members you do not mean.", valueName: "key"
+    ))
+  var except: [String] = []
 
   @Option(
     help: ArgumentHelp(
@@ -24,5 +31,7 @@ struct ReviewSelectionOptions: ParsableArguments {
       valueName: "kind"))
   var difference: String?
 
-  var selection: Review.Selection { Review.Selection(patterns: patterns, sameAs: sameAs, difference: difference) }
+  var selection: Review.Selection {
+    Review.Selection(patterns: patterns, sameAs: sameAs, difference: difference, except: except)
+  }
 }

@@ -22,7 +22,7 @@ enum RunSummary {
       lines.append(line(for: snapshot, folder: folder, recordMode: recordMode))
     }
     lines += knownNoiseLines(record, folder: folder)
-    for group in record.changeGroups {
+    for group in record.reviewGroups {
       lines.append(contentsOf: Self.lines(for: group, run: record.id))
     }
     let differences = record.differenceGroups
@@ -80,12 +80,18 @@ enum RunSummary {
     if failed || newFails || missingFails { throw ExitCode.failure }
   }
 
-  /// `10 snapshots share one change: a, b, c and 7 more`, then the command that approves them.
-  static func lines(for group: ChangeGroup, run: String, named shown: Int = 3) -> [String] {
+  /// `10 snapshots share one change: a, b, c and 7 more` (or `12 snapshots share one kind of
+  /// edit, colour #1E88E5 → #E53935: …`), then the command that approves them.
+  static func lines(for group: ReviewGroup, run: String, named shown: Int = 3) -> [String] {
     var names = group.keys.prefix(shown).joined(separator: ", ")
     if group.keys.count > shown { names += " and \(group.keys.count - shown) more" }
+    let shared =
+      switch group.tier {
+      case .exact: "share one change"
+      case .similar: "share one kind of edit, \(group.edit ?? "")"
+      }
     return [
-      "\(group.keys.count) snapshots share one change: \(names)",
+      "\(group.keys.count) snapshots \(shared): \(names)",
       "  approve them together: \(ApproveCommand.approveSameAs(group.keys[0], run: run))",
     ]
   }

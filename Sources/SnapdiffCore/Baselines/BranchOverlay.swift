@@ -138,7 +138,7 @@ public enum BranchOverlay {
   }
 
   /// A baseline in an overlay: its key, its environment folder, its path without `.png`.
-  private struct OverlayBaseline {
+  struct OverlayBaseline {
     var key: SnapshotKey
     var environment: String?
     /// `<overlay>/[<environment>/]<key>`: the baseline and its sidecar files add their suffix.
@@ -148,7 +148,7 @@ public enum BranchOverlay {
   }
 
   /// The baselines in `overlay` now.
-  private static func baselines(in overlay: String) throws -> [OverlayBaseline] {
+  static func baselines(in overlay: String) throws -> [OverlayBaseline] {
     guard FileSystem.isDirectory(overlay) else { return [] }
     return try FileSystem.files(under: overlay).filter { $0.hasSuffix(".png") }.map { file in
       // `<environment>/<key>.png` when the first folder is an environment folder.

@@ -200,10 +200,19 @@ public struct DifferenceClassifier: Sendable {
       }
       if Double(leaks) <= Self.leakShare * Double(dominant.value) {
         let deltaE = CIEDE2000.difference(Self.lab(old), Self.lab(new))
-        return DifferenceClass(kind: thin ? .hairline : .color, deltaE: deltaE)
+        return DifferenceClass(
+          kind: thin ? .hairline : .color, deltaE: deltaE, from: Self.hex(old), to: Self.hex(new))
       }
     }
     return DifferenceClass(kind: .element)
+  }
+
+  /// A pixel as `#RRGGBB`, or `#RRGGBBAA` when it is not opaque.
+  static func hex(_ pixel: UInt32) -> String {
+    let bytes = [pixel & 0xff, (pixel >> 8) & 0xff, (pixel >> 16) & 0xff, pixel >> 24]
+    let shown = bytes[3] == 0xff ? bytes.prefix(3) : bytes[...]
+    let digits = Array("0123456789ABCDEF")
+    return "#" + String(shown.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xf)]] })
   }
 
   /// A pixel's CIELAB colour, read as sRGB over white.
@@ -222,6 +231,8 @@ extension DifferenceClass {
     if let shift { members.append(("shift", .int(shift))) }
     if let row { members.append(("row", .int(row))) }
     if let deltaE { members.append(("deltaE", .double((deltaE * 100).rounded() / 100))) }
+    if let from { members.append(("from", .string(from))) }
+    if let to { members.append(("to", .string(to))) }
     return .object(members)
   }
 }

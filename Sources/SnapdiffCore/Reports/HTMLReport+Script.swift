@@ -140,12 +140,13 @@ extension HTMLReport {
         });
       }
 
-      // The current card, and moving through the cards shown.
+      // The current card, and moving through the cards shown: not those of a closed list (the
+      // passed ones, collapsed), in the viewer too, whose "3 of N" counts these.
       function navigable() {
         return cards.filter(function (card) {
           if (card.hidden) return false;
-          var details = card.closest("details");
-          return !details || details.open || isOpen();
+          var details = card.closest("details:not(.group-members)");
+          return !details || details.open || card === current;
         });
       }
       function select(card, scroll) {

@@ -5,12 +5,13 @@
 ///   snapshots have each status (and how many hit an error).
 /// - A toolbar: a checkbox per status present, a text filter on the key, the view mode the
 ///   viewer opens in.
-/// - "N groups of changes": the failed snapshots' distinct changes.
+/// - "N groups of changes": the failed snapshots' groups (`RunRecord.reviewGroups`: the same
+///   change, or the same kind of edit), and the changes seen once.
 /// - The snapshots grouped by status in `SnapshotStatus` order (failed, new, missing, rejected,
 ///   approved, passed), each in the record's order, as cards in a grid, a page of them at a
-///   time. Failed snapshots that share a change (`RunRecord.changeGroups`) come first, as one
-///   block per change with its count and the `approve --same-as` command. Passed snapshots are
-///   collapsed in a `<details>`. Every thumbnail loads lazily.
+///   time. Failed snapshots in a group (`RunRecord.reviewGroups`) come first, as one block per
+///   group with its count, its edit in words, its members listed and the `approve --same-as`
+///   command. Passed snapshots are collapsed in a `<details>`. Every thumbnail loads lazily.
 /// - Per snapshot: the key, the status, the figures (different pixels, ratio, areas), its error
 ///   if any, a thumbnail, and (in the viewer) the layout changes and the commands that approve
 ///   it.
@@ -88,24 +89,14 @@ public enum HTMLReport {
     return html
   }
 
-  /// The failed snapshots' changes, counted: distinct changes (a change shared by several
-  /// snapshots counts once), how many are shared.
+  /// The failed snapshots' groups, counted (``groupsSentence(groupSizes:failed:)``), then by
+  /// kind of difference.
   private static func changesSummary(_ run: RunRecord, embedding: Embedding) -> String {
     let failed = run.snapshots.filter { $0.status == .failed }
     guard !failed.isEmpty else { return "" }
-    let groups = run.changeGroups
-    let grouped = groups.reduce(0) { $0 + $1.keys.count }
-    let distinct = groups.count + (failed.count - grouped)
-    var html = "<p class=\"changes-summary\"><a href=\"#failed\"><b>"
-    html += ReportFormat.plural(distinct, "group of changes", "groups of changes")
-    html += "</b></a> in " + ReportFormat.plural(failed.count, "failed snapshot", "failed snapshots")
-    if !groups.isEmpty {
-      html += ": " + ReportFormat.plural(groups.count, "change", "changes")
-      html += " shared by \(ReportFormat.count(grouped)) snapshots (the largest by"
-      html += " \(ReportFormat.count(groups[0].keys.count))), "
-      html += ReportFormat.plural(failed.count - grouped, "change", "changes") + " seen once"
-    }
-    html += ".</p>\n"
+    var html = "<p class=\"changes-summary\">"
+    html += groupsSentence(groupSizes: run.reviewGroups.map(\.keys.count), failed: failed.count)
+    html += "</p>\n"
     // By kind of difference: the rendering-only failures of an OS or Xcode update as one count,
     // with the command that approves them, and the real changes apart.
     let differences = run.differenceGroups
@@ -189,8 +180,8 @@ public enum HTMLReport {
     return html
   }
 
-  /// A status's section. Failed snapshots come by change: each change two or more of them share
-  /// (`RunRecord.changeGroups`) as one block with its count, then the changes seen once.
+  /// A status's section. Failed snapshots come by group: each group of two or more
+  /// (`RunRecord.reviewGroups`) as one block with its count, then the changes seen once.
   private static func group(_ status: SnapshotStatus, of run: RunRecord, embedding: Embedding)
     -> String
   {
@@ -209,13 +200,15 @@ public enum HTMLReport {
     if status == .failed {
       let index = Dictionary(
         run.snapshots.indices.map { (run.snapshots[$0].key, $0) }, uniquingKeysWith: { a, _ in a })
-      for (number, change) in run.changeGroups.enumerated() {
+      for (number, change) in run.reviewGroups.enumerated() {
         let indices = change.keys.compactMap { index[$0] }
-        html += changeGroup(change, id: "g\(number + 1)", indices: indices, run: run, embedding: embedding)
+        html += reviewGroup(change, id: "g\(number + 1)", indices: indices, run: run, embedding: embedding)
         rest.removeAll { indices.contains($0) }
       }
-      if rest.count < members.count && !rest.isEmpty {
-        html += "<h3 class=\"once\">"
+      // Always there on a review page (hidden when empty): a group whose members were approved
+      // but one leaves that one here.
+      if rest.count < members.count {
+        html += "<h3 class=\"once\"\(rest.isEmpty ? " hidden" : "")>"
         html += ReportFormat.plural(rest.count, "change seen once", "changes seen once")
         html += "</h3>\n"
       }
@@ -227,31 +220,6 @@ public enum HTMLReport {
     html += "</div>\n"
     if status == .passed { html += "</details>\n" }
     html += "</section>\n"
-    return html
-  }
-
-  /// A change several failed snapshots share: its count, the command that approves it, and
-  /// their cards. `.group-actions` is where a review page puts its buttons.
-  private static func changeGroup(
-    _ change: ChangeGroup, id: String, indices: [Int], run: RunRecord, embedding: Embedding
-  ) -> String {
-    let first = change.keys[0]
-    var html = "<div class=\"change-group\" id=\"\(id)\" data-change=\"\(attribute(change.changeHash))\""
-    html += " data-count=\"\(change.keys.count)\" data-key=\"\(attribute(first))\">\n"
-    html += "<header class=\"group-head\"><h3>\(ReportFormat.count(change.keys.count)) snapshots,"
-    html += " one change</h3> <span class=\"muted\">the same pixels changed the same way"
-    html += " (change <code>\(text(change.changeHash))</code>)</span>"
-    html += "<div class=\"group-actions\"></div></header>\n"
-    if embedding.showsCommands {
-      html += "<div class=\"commands\"><div class=\"command\"><code>"
-      html += text(ApproveCommand.approveSameAs(first, run: run.id))
-      html += "</code><button type=\"button\" class=\"copy\">Copy</button></div></div>\n"
-    }
-    html += "<div class=\"cards\">\n"
-    for index in indices {
-      html += card(run.snapshots[index], id: "s\(index)", run: run, embedding: embedding)
-    }
-    html += "</div>\n</div>\n"
     return html
   }
 

@@ -1,7 +1,7 @@
 /// Failed snapshots of one run grouped by the kind of difference they found
 /// (`DifferenceClass.group`): after an Xcode update, "212 snapshots differ only by rendering" is
 /// one group a reviewer approves with `snapdiff approve --difference rendering`, and the real
-/// changes stand apart. Beside `ChangeGroup`, which groups the same change to the pixel.
+/// changes stand apart. Beside `ReviewGroup`, which groups the same change or the same kind of edit.
 public struct DifferenceGroup: Sendable, Equatable {
   /// `rendering`, or a kind's name (`shifted`, `color`, `element`, …).
   public var group: String

@@ -35,18 +35,22 @@ public struct Review: Sendable {
     public var failed: Bool
     public var new: Bool
     public var all: Bool
-    /// Every snapshot whose change is the same as this key's.
+    /// Every snapshot in this key's group (`ReviewGroup`): the same change, or the same kind of
+    /// edit (the same colour replaced by the same colour, …).
     public var sameAs: String?
     /// Every failed snapshot whose difference is in this group (`DifferenceClass.group`:
     /// `rendering`, `shifted`, `color`, …).
     public var difference: String?
     /// Whether `failed`, `all`, globs and `sameAs` pick rejected snapshots too.
     public var includeRejected: Bool
+    /// Keys or globs left out of what the rest picks (a group's members a reviewer excluded).
+    public var except: [String]
 
     public init(
       patterns: [String] = [], failed: Bool = false, new: Bool = false, all: Bool = false,
-      sameAs: String? = nil, difference: String? = nil, includeRejected: Bool = false
+      sameAs: String? = nil, difference: String? = nil, includeRejected: Bool = false, except: [String] = []
     ) {
+      self.except = except
       self.difference = difference
       self.patterns = patterns
       self.failed = failed
@@ -107,10 +111,15 @@ public struct Review: Sendable {
       guard let reference = record.snapshots.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else {
         throw RunError("no snapshot '\(key)' in run \(record.id)")
       }
-      guard let hash = reference.changeHash else {
+      guard reference.changeHash != nil else {
         throw RunError("'\(key)' has no change to match (it is \(reference.status.rawValue))")
       }
-      chosen.formUnion(candidates.filter { $0.changeHash == hash }.map(\.keyBytes))
+      // Its group by the one rule (`ReviewGroup`): the same change, or the same kind of edit.
+      let others = candidates.filter {
+        $0.changeHash != nil && $0.error == nil && !$0.keyBytes.elementsEqual(reference.keyBytes)
+      }
+      let members = Set(ReviewGroup.members(of: key, among: [reference] + others).map { Array($0.utf8) })
+      chosen.formUnion(candidates.filter { members.contains($0.keyBytes) }.map(\.keyBytes))
     }
     if let group = selection.difference {
       guard DifferenceClass.groups.contains(group) else {
@@ -120,6 +129,16 @@ public struct Review: Sendable {
       let matches = candidates.filter { $0.status != .new && $0.status != .missing && $0.difference?.group == group }
       if matches.isEmpty { throw RunError("no snapshot in run \(record.id) to review differs by \(group)") }
       chosen.formUnion(matches.map(\.keyBytes))
+    }
+    for pattern in selection.except {
+      let exact = record.snapshots.filter { $0.key.utf8.elementsEqual(pattern.utf8) }
+      var matches = exact
+      if exact.isEmpty {
+        let glob = try Glob(pattern)
+        matches = record.snapshots.filter { (try? SnapshotKey($0.key)).map(glob.matches) ?? false }
+      }
+      if matches.isEmpty { throw RunError("no snapshot in run \(record.id) matches '\(pattern)' (to leave out)") }
+      chosen.subtract(matches.map(\.keyBytes))
     }
     return record.snapshots.filter { chosen.contains($0.keyBytes) }
   }

@@ -28,12 +28,20 @@ public struct DifferenceClass: Sendable, Codable, Equatable, Hashable {
   public var row: Int?
   /// For `color` and `hairline`: the ΔE00 between the most common colour before and after.
   public var deltaE: Double?
+  /// For `color` and `hairline`: that colour before and after, `#RRGGBB` (`#RRGGBBAA` when not
+  /// opaque), so that the same colour replaced by the same colour on many screens is one group.
+  public var from: String?
+  public var to: String?
 
-  public init(kind: Kind, shift: Int? = nil, row: Int? = nil, deltaE: Double? = nil) {
+  public init(
+    kind: Kind, shift: Int? = nil, row: Int? = nil, deltaE: Double? = nil, from: String? = nil, to: String? = nil
+  ) {
     self.kind = kind
     self.shift = shift
     self.row = row
     self.deltaE = deltaE
+    self.from = from
+    self.to = to
   }
 
   /// The most a shift may be for the snapshot to count as differing only by rendering: what an

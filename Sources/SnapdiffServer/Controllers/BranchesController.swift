@@ -2,8 +2,8 @@ import Hummingbird
 import SnapdiffCore
 import SnapdiffWire
 
-/// `/api/v1/branches`: the branch overlays of the server's store, and their merge into it
-/// (`BranchOverlay`). The branch name is the rest of the path before `/merge`, percent-decoded
+/// `/api/v1/branches`: the branch overlays of the server's store, their merge into it and their
+/// discarding (`BranchOverlay`). The branch name is the rest of the path before `/merge`, percent-decoded
 /// (`feature%2Flogin` or `feature/login`).
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct BranchesController {
@@ -11,7 +11,24 @@ struct BranchesController {
 
   func addRoutes(to router: Router<ServerRequestContext>) {
     router.get(.init(APIPaths.Route.branches), use: list)
-    router.post(.init(APIPaths.Route.branch), use: merge)
+    router.post(.init(APIPaths.Route.branch), use: branchAction)
+  }
+
+  /// `POST /api/v1/branches/{branch}/merge` or `…/discard`.
+  @Sendable func branchAction(_ request: Request, context: ServerRequestContext) async throws -> Response {
+    guard let (raw, action) = SnapshotsController.split(try SnapshotsController.tail(context)),
+      action == "merge" || action == "discard"
+    else {
+      throw APIError.notFound("POST …/branches/{branch}/merge or …/discard")
+    }
+    guard let branch = APIPaths.decode(raw) else {
+      throw APIError.badRequest("the branch '\(raw)' is not valid percent-encoded UTF-8")
+    }
+    if action == "discard" {
+      let answer = try await Blocking.run { [service] in try service.discard(branch: branch) }
+      return try answer.response(from: request, context: context)
+    }
+    return try await merge(request, context: context).response(from: request, context: context)
   }
 
   /// `GET /api/v1/branches`

@@ -1,7 +1,8 @@
 import Hummingbird
 import SnapdiffCore
 
-/// The review pages: `/` (the runs) and `/runs/{run}` (one run, with review buttons).
+/// The review pages: `/` (the runs; `?branch=` those of one branch), `/runs/{run}` (one run,
+/// with review buttons) and `/branches` (the branch overlays, with merge and discard).
 @available(macOS 14, iOS 17, tvOS 17, *)
 struct ReviewPageController {
   let service: RunService
@@ -9,6 +10,12 @@ struct ReviewPageController {
   func addRoutes(to router: Router<ServerRequestContext>) {
     router.get("/", use: runs)
     router.get("/runs/:run", use: run)
+    router.get("/branches", use: branches)
+  }
+
+  @Sendable func branches(_ request: Request, context: ServerRequestContext) async throws -> Response {
+    let overviews = try await Blocking.run { [service] in service.branchOverviews() }
+    return ReviewPage.htmlResponse(ReviewPage.branchList(overviews, authRequired: service.configuration.token != nil))
   }
 
   @Sendable func runs(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -16,17 +23,25 @@ struct ReviewPageController {
     if let offset = request.uri.queryParameters.get("offset").flatMap({ Int($0) }), offset >= 0 {
       query.offset = offset
     }
+    if let branch = request.uri.queryParameters.get("branch"), !branch.isEmpty { query.branch = branch }
     let chosen = query
-    let list = try await Blocking.run { [service] in try service.list(chosen) }
-    return ReviewPage.htmlResponse(ReviewPage.runList(list, authRequired: service.configuration.token != nil))
+    let (list, columns) = try await Blocking.run { [service] in
+      let list = try service.list(chosen)
+      return (list, service.branchColumns(list.runs))
+    }
+    return ReviewPage.htmlResponse(
+      ReviewPage.runList(
+        list, branches: columns, branch: chosen.branch, authRequired: service.configuration.token != nil))
   }
 
   @Sendable func run(_ request: Request, context: ServerRequestContext) async throws -> Response {
     let id = try RunsController.runID(context)
-    let (record, flaky) = try await Blocking.run { [service] in
-      (try service.record(id).1, try service.flakyKeys())
+    let (record, flaky, overlay) = try await Blocking.run { [service] in
+      let (_, record) = try service.record(id)
+      return (record, try service.flakyKeys(), record.branch.flatMap { service.overview(of: $0) })
     }
     return ReviewPage.htmlResponse(
-      ReviewPage.run(record, authRequired: service.configuration.token != nil, flakyKeys: flaky))
+      ReviewPage.run(
+        record, overlay: overlay, authRequired: service.configuration.token != nil, flakyKeys: flaky))
   }
 }

@@ -16,3 +16,4 @@ import SnapdiffWire
 @available(macOS 14, iOS 17, tvOS 17, *) extension BranchMergeResponse: ResponseEncodable {}
 @available(macOS 14, iOS 17, tvOS 17, *) extension KnownNoiseList: ResponseEncodable {}
 @available(macOS 14, iOS 17, tvOS 17, *) extension FlakyList: ResponseEncodable {}
+@available(macOS 14, iOS 17, tvOS 17, *) extension BranchDiscardResponse: ResponseEncodable {}

@@ -6,6 +6,6 @@ extension ReviewRequest {
   var selection: Review.Selection {
     Review.Selection(
       patterns: keys ?? [], failed: failed ?? false, new: new ?? false, all: all ?? false, sameAs: sameAs,
-      difference: difference, includeRejected: includeRejected ?? false)
+      difference: difference, includeRejected: includeRejected ?? false, except: except ?? [])
   }
 }

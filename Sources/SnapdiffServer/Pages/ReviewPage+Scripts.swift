@@ -38,13 +38,13 @@ extension ReviewPage {
     """#
 
   /// The review controls, added to the report through `window.snapdiffReport`: Approve and
-  /// Reject on every card with something to review and in the viewer, "Approve all N with this
-  /// change" (only for a change two or more snapshots share) and each change group's Approve
-  /// and Reject, every group action confirmed with its count. A review posts to the API and
+  /// Reject on every card with something to review and in the viewer, "Approve all N of this
+  /// group" (only in a group of two or more) and each group's Approve and Reject (its members
+  /// but those unticked in its list, by key), every group action confirmed with its count. A review posts to the API and
   /// updates the cards from its answer without reloading: their status, the counts, the
   /// filters; the next snapshot with something to review becomes the current one (in the
   /// viewer too) and has the focus. A refusal is shown beside the control that was used.
-  /// Keys: a approve, r reject, s approve the same change (with the report's j/k, Enter, 1–5…).
+  /// Keys: a approve, r reject, s approve the card's group (with the report's j/k, Enter, 1–5…).
   static let reviewScript = #"""
     (function () {
       "use strict";
@@ -75,11 +75,12 @@ extension ReviewPage {
           }, function (error) { throw new Error("the server did not answer (" + error.message + ")"); });
       }
       function snapshotPath(key) { return "/snapshots/" + encodeURIComponent(key); }
-      // The failed snapshots with the same change as `card` (itself included).
+      // The failed snapshots in `card`'s group (itself included), those left out excepted.
+      var live = window.snapdiffLive;
       function sameChange(card) {
-        var change = card.dataset.change;
-        if (!change || card.dataset.status !== "failed") return [];
-        return cards.filter(function (c) { return c.dataset.change === change && c.dataset.status === "failed"; });
+        var group = live.groupOf(card);
+        if (!group || card.dataset.status !== "failed") return [];
+        return live.included(group);
       }
 
       // Errors go beside the control that caused them, in its row of buttons.
@@ -202,8 +203,8 @@ extension ReviewPage {
       function approveSame(card, button, row) {
         var members = sameChange(card);
         if (members.length < 2) return;
-        if (!confirm("Approve all " + members.length + " snapshots with this change?")) return;
-        review(button, row, "/approve", { sameAs: card.dataset.key }, card);
+        if (!confirm("Approve all " + members.length + " snapshots of this group?")) return;
+        review(button, row, "/approve", { keys: members.map(function (c) { return c.dataset.key; }) }, card);
       }
       // A card's buttons: Approve and Reject while it has something to review.
       function addCardActions(card) {
@@ -242,28 +243,33 @@ extension ReviewPage {
         }
         var members = sameChange(card);
         if (members.length >= 2) {
-          makeButton(focusRow, "Approve all " + members.length + " with this change", "same",
-            "Approve every snapshot with the same change (s)", function (b) { approveSame(card, b, focusRow); });
+          makeButton(focusRow, "Approve all " + members.length + " of this group", "same",
+            "Approve every snapshot of this group: the same change, or the same kind of edit (s)", function (b) { approveSame(card, b, focusRow); });
         }
       }
       report.onOpen(fillViewer);
 
-      // Each change group: approve or reject all its snapshots, confirmed with the count.
+      // Each group: approve or reject its failed snapshots but those left out (their keys,
+      // so that exactly what the page shows is reviewed), confirmed with the count. First every
+      // card, group and count is put where a reload would put it (window.snapdiffLive).
       function groupsChanged() {
+        live.update();
+        report.refresh(null);
         Array.prototype.forEach.call(document.querySelectorAll(".change-group"), function (group) {
           var row = group.querySelector(".group-actions");
-          var members = Array.prototype.filter.call(group.querySelectorAll(".snap"), function (c) {
-            return c.dataset.status === "failed";
-          });
+          var members = live.included(group);
+          var left = live.members(group).length - members.length;
           row.textContent = "";
-          if (members.length < 2) return;
+          if (live.members(group).length < 2 || !members.length) return;
           var n = members.length;
-          var key = members[0].dataset.key;
-          makeButton(row, "Approve these " + n, "approve", "Approve the " + n + " snapshots with this change", function (b) {
-            if (confirm("Approve all " + n + " snapshots with this change?")) review(b, row, "/approve", { sameAs: key }, members[0]);
+          var keys = members.map(function (c) { return c.dataset.key; });
+          var what = (n === 1 ? "the 1 snapshot" : "all " + n + " snapshots") + " of this group"
+            + (left ? ", leaving out " + left : "");
+          makeButton(row, "Approve these " + n, "approve", "Approve the " + what, function (b) {
+            if (confirm("Approve " + what + "?")) review(b, row, "/approve", { keys: keys }, members[0]);
           });
-          makeButton(row, "Reject these " + n, "reject", "Reject the " + n + " snapshots with this change", function (b) {
-            if (confirm("Reject all " + n + " snapshots with this change?")) review(b, row, "/reject", { sameAs: key }, members[0]);
+          makeButton(row, "Reject these " + n, "reject", "Reject the " + what, function (b) {
+            if (confirm("Reject " + what + "?")) review(b, row, "/reject", { keys: keys }, members[0]);
           });
         });
         // Each kind of difference (rendering alone, after an OS or Xcode update): approve its
@@ -285,7 +291,7 @@ extension ReviewPage {
       var toolbar = document.querySelector(".toolbar");
       var hint = document.createElement("span");
       hint.className = "shortcuts";
-      hint.textContent = "Keys: j/k next/previous · Enter view · a approve · r reject · s same change · 1–5 view · Esc list";
+      hint.textContent = "Keys: j/k next/previous · Enter view · a approve · r reject · s the group · 1–5 view · Esc list";
       toolbar.appendChild(hint);
       var allRow = document.createElement("div");
       allRow.className = "review-actions";
@@ -299,6 +305,10 @@ extension ReviewPage {
         });
       }
       groupsChanged();
+      // A member ticked or unticked: the group's buttons count again.
+      document.addEventListener("change", function (event) {
+        if (event.target.closest(".group-members input.include")) groupsChanged();
+      });
 
       document.addEventListener("keydown", function (event) {
         if (event.metaKey || event.ctrlKey || event.altKey) return;

@@ -13,23 +13,34 @@ import SnapdiffCore
 @available(macOS 14, iOS 17, tvOS 17, *)
 enum ReviewPage {
   /// `/`: the runs, newest first.
-  static func runList(_ list: RunList, authRequired: Bool) -> String {
+  ///
+  /// - Parameter branches: each listed run's base branch (`RunService.baseBranch(ofRun:)`) and
+  ///   what its branch's overlay holds, by run id.
+  ///   - branch: the branch the list is narrowed to (`/?branch=NAME`), if any.
+  static func runList(
+    _ list: RunList, branches: [String: RunBranchColumns] = [:], branch: String? = nil, authRequired: Bool
+  ) -> String {
     var html = head(title: "snapdiff runs")
     html += "<body>\n" + bar(authRequired: authRequired, title: "snapdiff", backLink: false)
-    html += "<main class=\"runs\">\n<h1>Runs <span class=\"muted\">\(list.total)</span></h1>\n"
+    html += "<main class=\"runs\">\n<h1>Runs"
+    if let branch { html += " on branch <code>\(text(branch))</code>" }
+    html += " <span class=\"muted\">\(list.total)</span></h1>\n"
+    let narrowed = branch.map { "&branch=" + PercentEncoding.segment($0) } ?? ""
     html += "<input class=\"filter\" type=\"search\" placeholder=\"Filter by id, name or branch\""
     html += " aria-label=\"Filter runs\">\n"
     if list.runs.isEmpty {
       html += "<p class=\"empty\">No runs yet. Open one with <code>POST /api/v1/runs</code>, or run"
       html += " <code>snapdiff check FRAMES</code> in this project.</p>\n"
     } else {
-      html += "<table>\n<thead><tr><th>Run</th><th>Name</th><th>Branch</th><th>Created (UTC)</th>"
+      html +=
+        "<table>\n<thead><tr><th>Run</th><th>Name</th><th>Branch</th><th>Base</th><th>Overlay</th><th>Created (UTC)</th>"
       html += "<th>State</th><th>Snapshots</th><th>To review</th><th>Verdict</th></tr></thead>\n<tbody>\n"
       for run in list.runs {
         let search = [run.id, run.name ?? "", run.branch ?? ""].joined(separator: " ").lowercased()
         html += "<tr data-search=\"\(attribute(search))\">"
         html += "<td><a href=\"/runs/\(attribute(APIPaths.segment(run.id)))\"><code>\(text(run.id))</code></a></td>"
         html += "<td>\(text(run.name ?? "—"))</td><td>\(text(run.branch ?? "—"))</td>"
+        html += branchCells(run, branches[run.id])
         html += "<td><time datetime=\"\(attribute(run.createdAt))\">\(text(display(run.createdAt)))</time></td>"
         html += "<td>\(run.open ? "<span class=\"badge open\">open</span>" : "closed")</td>"
         let counts = run.counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
@@ -44,10 +55,10 @@ enum ReviewPage {
     if list.offset > 0 || shownTo < list.total {
       html += "<nav class=\"pages\">"
       if list.offset > 0 {
-        html += "<a href=\"/?offset=\(max(0, list.offset - list.limit))\">Newer</a> "
+        html += "<a href=\"/?offset=\(max(0, list.offset - list.limit))\(attribute(narrowed))\">Newer</a> "
       }
       html += "<span class=\"muted\">\(list.offset + 1)–\(shownTo) of \(list.total)</span>"
-      if shownTo < list.total { html += " <a href=\"/?offset=\(shownTo)\">Older</a>" }
+      if shownTo < list.total { html += " <a href=\"/?offset=\(shownTo)\(attribute(narrowed))\">Older</a>" }
       html += "</nav>\n"
     }
     html += "</main>\n<script>\n\(listScript)\n\(tokenScript)\n</script>\n</body>\n</html>\n"
@@ -57,7 +68,12 @@ enum ReviewPage {
   /// `/runs/{run}`: the run's report (``HTMLReport/render(_:embedding:)``) with images and
   /// thumbnails from the API, the service's bar and the review script.
   /// `flakyKeys`: the snapshots marked flaky (`RunService.flakyKeys`).
-  static func run(_ record: RunRecord, authRequired: Bool, flakyKeys: Set<String> = []) -> String {
+  ///
+  /// - Parameter overlay: what the run's branch's overlay holds now (`nil`: it has none).
+  static func run(
+    _ record: RunRecord, overlay: BranchOverview? = nil, authRequired: Bool,
+    flakyKeys: Set<String> = []
+  ) -> String {
     var served = record
     for index in served.snapshots.indices {
       let snapshot = served.snapshots[index]
@@ -82,14 +98,15 @@ enum ReviewPage {
     if let branch = record.branch, !(record.overlays ?? []).isEmpty {
       embedding.bodyAttributes["data-overlay"] = branch
     }
-    embedding.head = "\(noFavicon)<style>\n\(barStyles)\(reviewStyles)</style>\n"
+    embedding.head = "\(noFavicon)<style>\n\(barStyles)\(reviewStyles)\(liveStyles)\(branchStyles)</style>\n"
     embedding.top =
       bar(authRequired: authRequired, title: title.isEmpty ? "run \(record.id)" : title, backLink: true, extra: state)
+      + branchStrip(record, overlay: overlay)
       + "<div class=\"review-message\" role=\"status\" aria-live=\"polite\" hidden></div>\n"
     embedding.footer =
       "Served by snapdiff serve from the run's run.json; review here, or with"
       + " <code>snapdiff approve</code> and <code>snapdiff reject</code>."
-    embedding.script = tokenScript + "\n" + reviewScript
+    embedding.script = tokenScript + "\n" + liveScript + "\n" + reviewScript
     embedding.showsCommands = false
     embedding.flakyKeys = flakyKeys
     embedding.thumbnail = { snapshot, kind in
@@ -121,10 +138,10 @@ enum ReviewPage {
       body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
   }
 
-  private static func head(title: String) -> String {
+  static func head(title: String) -> String {
     "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      + "<title>\(text(title))</title>\n\(noFavicon)<style>\n\(pageStyles)\(barStyles)</style>\n</head>\n"
+      + "<title>\(text(title))</title>\n\(noFavicon)<style>\n\(pageStyles)\(barStyles)\(branchStyles)</style>\n</head>\n"
   }
 
   /// An empty icon: without one, every page load makes the browser ask for `/favicon.ico`, a
@@ -132,10 +149,11 @@ enum ReviewPage {
   private static let noFavicon = "<link rel=\"icon\" href=\"data:,\">\n"
 
   /// The bar at the top of every page: a link to the run list, a title, the token field.
-  private static func bar(authRequired: Bool, title: String, backLink: Bool, extra: String = "") -> String {
+  static func bar(authRequired: Bool, title: String, backLink: Bool, extra: String = "") -> String {
     var html = "<nav class=\"serve-bar\" data-auth=\"\(authRequired)\">"
     html += backLink ? "<a href=\"/\">← All runs</a>" : "<b>snapdiff</b>"
     html += "<span class=\"serve-title\">\(text(backLink ? title : "review"))\(extra)</span>"
+    html += "<a class=\"branches-link\" href=\"/branches\">Branches</a>"
     if authRequired {
       html += "<label class=\"token\">Token <input type=\"password\" autocomplete=\"off\""
       html += " aria-label=\"The server's token\"></label>"

@@ -74,6 +74,8 @@ public enum APIPaths {
 
   /// `POST`: merge `branch`'s overlay into the store (``BranchMergeResponse``).
   public static func merge(branch: String) -> String { branches + "/" + segment(branch) + "/merge" }
+  /// `POST`: drop `branch`'s overlay, the store unchanged (``BranchDiscardResponse``).
+  public static func discard(branch: String) -> String { branches + "/" + segment(branch) + "/discard" }
 
   /// The API's routes as the server's router registers them, in Hummingbird's syntax: `:run`
   /// captures one segment (the run id, percent-encoded), `**` the rest of the path. A key (or a
@@ -105,7 +107,7 @@ public enum APIPaths {
     public static let baselines = prefix + "/baselines/**"
     /// `GET`: the branches.
     public static let branches = APIPaths.branches
-    /// `POST …/branches/{branch}/merge`.
+    /// `POST …/branches/{branch}/merge` and `…/discard`.
     public static let branch = branches + "/**"
 
     /// Every template (the tests check that each builder above gives a path one of them matches).

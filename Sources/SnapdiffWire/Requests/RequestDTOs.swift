@@ -56,7 +56,8 @@ public struct OpenRunRequest: Codable, Sendable {
 /// `POST /api/v1/runs/{run}/approve`: `{"all": true}`, `{"failed": true}`, `{"new": true}`,
 /// `{"sameAs": KEY}`, `{"difference": "rendering"}`, `{"keys": [KEY or glob…]}`, or several at once (their union);
 /// `"dryRun": true` changes nothing; `"includeRejected": true` lets the group selectors pick
-/// rejected snapshots (`Review.Selection`).
+/// rejected snapshots; `"except": [KEY or glob…]` leaves snapshots out of the rest
+/// (`Review.Selection`).
 public struct ReviewRequest: Codable, Sendable {
   public var all: Bool?
   public var failed: Bool?
@@ -67,15 +68,19 @@ public struct ReviewRequest: Codable, Sendable {
   public var keys: [String]?
   public var includeRejected: Bool?
   public var dryRun: Bool?
+  /// Keys or globs left out of what the other fields pick: a group's members a reviewer
+  /// excluded before approving it.
+  public var except: [String]?
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case all, failed, new, sameAs, difference, keys, includeRejected, dryRun
+    case all, failed, new, sameAs, difference, keys, includeRejected, dryRun, except
   }
 
   public init(
     all: Bool? = nil, failed: Bool? = nil, new: Bool? = nil, sameAs: String? = nil, difference: String? = nil,
-    keys: [String]? = nil, includeRejected: Bool? = nil, dryRun: Bool? = nil
+    keys: [String]? = nil, includeRejected: Bool? = nil, dryRun: Bool? = nil, except: [String]? = nil
   ) {
+    self.except = except
     self.difference = difference
     self.all = all
     self.failed = failed
@@ -97,6 +102,7 @@ public struct ReviewRequest: Codable, Sendable {
     keys = try container.decodeIfPresent([String].self, forKey: .keys)
     includeRejected = try container.decodeIfPresent(Bool.self, forKey: .includeRejected)
     dryRun = try container.decodeIfPresent(Bool.self, forKey: .dryRun)
+    except = try container.decodeIfPresent([String].self, forKey: .except)
   }
 }
 

@@ -64,3 +64,15 @@ public struct BranchMergeResponse: Codable, Sendable, Equatable {
     self.baselines = baselines
   }
 }
+
+/// `POST /api/v1/branches/{branch}/discard`: a branch's overlay dropped, the store unchanged.
+public struct BranchDiscardResponse: Codable, Sendable, Equatable {
+  public var branch: String
+  /// The baselines the overlay held.
+  public var baselines: [BranchMergeResponse.Baseline]
+
+  public init(branch: String, baselines: [BranchMergeResponse.Baseline]) {
+    self.branch = branch
+    self.baselines = baselines
+  }
+}
