@@ -90,6 +90,9 @@ public struct SnapshotCheck: Sendable {
     /// Where the frame was written as the baseline, when the record mode wrote it (`nil` too when
     /// the baseline changed after it was compared, and the change was kept).
     public var recordedPath: String?
+    /// The accepted variant the frame matched when it did not match the baseline (then
+    /// `baselineFrame` and `outcome` are the variant's).
+    public var variant: BaselineStore.Variant?
   }
 
   /// Checks `frame` as `key` in memory against `store`: the baseline located (its environment
@@ -114,6 +117,13 @@ public struct SnapshotCheck: Sendable {
     let comparison = try self.comparison(
       for: key, baselineSettings: try store.settings(at: location), frameSettings: frameSettings)
     let outcome = try comparison.compare(baseline, frame)
+    if !outcome.passed,
+      let match = try variantMatching(frame, key: key, besides: location, comparison: comparison, in: store)
+    {
+      return Checked(
+        verdict: matchedVariant, baseline: match.variant.location, baselineFrame: match.found.frame,
+        comparison: comparison, outcome: match.found.outcome, variant: match.variant)
+    }
     let verdict = self.verdict(passed: outcome.passed, identical: outcome.result.identical)
     var checked = Checked(
       verdict: verdict, baseline: location, baselineFrame: baseline, comparison: comparison, outcome: outcome)

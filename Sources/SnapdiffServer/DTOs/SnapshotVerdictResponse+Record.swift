@@ -22,6 +22,7 @@ extension SnapshotVerdictResponse {
     recorded = record.recorded
     previouslyRejected = record.previouslyRejected
     baselineEnvironment = record.baselineEnvironment
+    variant = record.variant
     matchLevel = record.matchLevel
     colorConversion = record.colorConversion
     layout = record.layout

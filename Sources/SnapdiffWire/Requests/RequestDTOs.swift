@@ -43,7 +43,8 @@ public struct OpenRunRequest: Codable, Sendable {
 /// `POST /api/v1/runs/{run}/approve`: `{"all": true}`, `{"failed": true}`, `{"new": true}`,
 /// `{"sameAs": KEY}`, `{"difference": "rendering"}`, `{"keys": [KEY or glob…]}`, or several at once (their union);
 /// `"dryRun": true` changes nothing; `"includeRejected": true` lets the group selectors pick
-/// rejected snapshots (`Review.Selection`).
+/// rejected snapshots (`Review.Selection`); for an approval, `"variant": NAME` keeps each
+/// baseline and adds the frame as another accepted baseline named NAME.
 public struct ReviewRequest: Codable, Sendable {
   public var all: Bool?
   public var failed: Bool?
@@ -54,15 +55,18 @@ public struct ReviewRequest: Codable, Sendable {
   public var keys: [String]?
   public var includeRejected: Bool?
   public var dryRun: Bool?
+  /// Approve only: the name of the variant the frames are added as (`approve --variant`).
+  public var variant: String?
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case all, failed, new, sameAs, difference, keys, includeRejected, dryRun
+    case all, failed, new, sameAs, difference, keys, includeRejected, dryRun, variant
   }
 
   public init(
     all: Bool? = nil, failed: Bool? = nil, new: Bool? = nil, sameAs: String? = nil, difference: String? = nil,
-    keys: [String]? = nil, includeRejected: Bool? = nil, dryRun: Bool? = nil
+    keys: [String]? = nil, includeRejected: Bool? = nil, dryRun: Bool? = nil, variant: String? = nil
   ) {
+    self.variant = variant
     self.difference = difference
     self.all = all
     self.failed = failed
@@ -84,6 +88,7 @@ public struct ReviewRequest: Codable, Sendable {
     keys = try container.decodeIfPresent([String].self, forKey: .keys)
     includeRejected = try container.decodeIfPresent(Bool.self, forKey: .includeRejected)
     dryRun = try container.decodeIfPresent(Bool.self, forKey: .dryRun)
+    variant = try container.decodeIfPresent(String.self, forKey: .variant)
   }
 }
 

@@ -21,6 +21,9 @@ public struct SnapshotVerdictResponse: Codable, Sendable, Equatable {
   public var recorded: Bool
   public var previouslyRejected: Bool
   public var baselineEnvironment: String?
+  /// The accepted variant the frame matched, when it did not match the baseline itself
+  /// (`baselineURL` then serves the variant).
+  public var variant: String?
   public var matchLevel: MatchLevel?
   public var colorConversion: String?
   public var layout: [LayoutChange]?
