@@ -246,6 +246,15 @@ struct VariantsTests {
       #expect(try put(Self.changed, api, run: try Self.open(api))["variant"] as? String == "ios18")
       let history = try workspace.snapdiff(["history", key])
       #expect(history.standardOutput.contains("branch feature/ios18  variant ios18"), "\(history.standardOutput)")
+
+      // The API's undo (the review page's Undo) reverts the newest approval: the merged variant.
+      let (undone, undoBody) = try ServiceHistoryTests.http(
+        "POST", api + "/baselines/\(PercentEncoding.segment(key))/undo")
+      #expect(undone == 200, "\(String(decoding: undoBody, as: UTF8.self))")
+      #expect(!FileSystem.isFile(variantPath(workspace, "ios18")))
+      #expect(FileSystem.isFile(variantPath(workspace, "apple-silicon")))
+      #expect(try FileIO.read(workspace.root + "/baselines/\(key).png") == baselineBytes)
+      #expect(try put(Self.changed, api, run: try Self.open(api))["passed"] as? Bool == false)
     }
   }
 }
