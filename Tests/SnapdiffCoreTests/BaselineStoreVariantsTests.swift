@@ -75,4 +75,33 @@ struct BaselineStoreVariantsTests {
       #expect(try plain.keys() == [key])
     }
   }
+
+  @Test("the in-process check (the test API's local checker) passes a frame that matches a variant, and names it")
+  func inProcessCheck() throws {
+    try withTemporaryDirectory { root in
+      func screen(_ y: Int) -> RGBAImage {
+        var image = RGBAImage(width: 30, height: 20, filledWith: RGBAColor(red: 255, green: 255, blue: 255))
+        for row in y..<(y + 5) {
+          for x in 5..<15 { image[x: x, y: row] = RGBAColor(red: 20, green: 30, blue: 40) }
+        }
+        return image
+      }
+      let store = try BaselineStore(root: root + "/baselines")
+      try store.write(try PNGEncoder().encode(screen(2)), for: key)
+      try store.replaceVariant(try PNGEncoder().encode(screen(6)), for: key, named: "arm")
+      let rule = SnapshotCheck(recordMode: .all)
+      func check(_ image: RGBAImage) throws -> SnapshotCheck.Checked {
+        try rule.check(Frame(image: image, tree: nil, path: "frame.png"), key: key, frameSettings: nil, in: store)
+      }
+      #expect(try check(screen(2)).variant == nil)
+      let byVariant = try check(screen(6))
+      #expect(byVariant.verdict.status == .passed)
+      #expect(!byVariant.verdict.records)
+      #expect(byVariant.variant?.name == "arm")
+      #expect(byVariant.recordedPath == nil, "a frame a variant accepts is not recorded over the baseline")
+      let changed = try check(screen(12))
+      #expect(changed.verdict.status == .failed)
+      #expect(changed.variant == nil)
+    }
+  }
 }
