@@ -12,6 +12,7 @@ extension Snapdiff {
         snapdiff approve --same-as 'Home - test_search/Home' --dry-run
         snapdiff approve --failed
         snapdiff approve --difference rendering
+        snapdiff approve 'Home - test_search/Home' --variant intel
         snapdiff approve --undo 'Home - test_search/Home'
         snapdiff approve 'Home - test_search/Home' --as-noise
         """,
@@ -25,7 +26,10 @@ extension Snapdiff {
         approval is logged (snapdiff history KEY); --undo KEY puts back the baseline its newest \
         approval replaced, from the blob store, and logs that too. --as-noise keeps the baseline and \
         records the difference as known noise instead: a later run that finds the same \
-        difference on the same baseline passes (snapdiff noise list|remove).
+        difference on the same baseline passes (snapdiff noise list|remove). --variant NAME keeps the \
+        baseline and adds the current frame as another accepted baseline named NAME (the same \
+        screen rendered another way on another kind of CI machine): a frame then passes when \
+        it matches the baseline or any of its variants, and the verdict names the variant.
         """
     )
 
@@ -47,6 +51,12 @@ extension Snapdiff {
 
     @Flag(help: "Show what would change, change nothing.")
     var dryRun = false
+
+    @Option(
+      help: ArgumentHelp(
+        "Keep the baseline and add the frame as another accepted baseline named NAME (intel, ios17, …).",
+        valueName: "name"))
+    var variant: String?
 
     @Flag(help: "Undo the newest approval of each KEY: its previous baseline comes back (see snapdiff history KEY).")
     var undo = false
@@ -74,7 +84,7 @@ extension Snapdiff {
     func validate() throws {
       if undo {
         if selectors.patterns.isEmpty || selectors.sameAs != nil || selectors.difference != nil || failed || new || all
-          || includeRejected || dryRun || asNoise
+          || includeRejected || dryRun || asNoise || variant != nil
         {
           throw ValidationError("--undo takes snapshot keys alone: snapdiff approve --undo KEY…")
         }
@@ -89,6 +99,16 @@ extension Snapdiff {
         throw ValidationError(
           "Say what to approve: keys or globs, --failed, --new, --all, --same-as KEY or --difference KIND.")
       }
+      if asNoise, variant != nil {
+        throw ValidationError("--as-noise and --variant exclude each other: noise keeps the baseline as it is.")
+      }
+      if let variant {
+        do {
+          try BaselineStore.checkVariantName(variant)
+        } catch {
+          throw ValidationError("--variant: \(error)")
+        }
+      }
     }
 
     func run() throws {
@@ -97,11 +117,13 @@ extension Snapdiff {
       try reportingErrors {
         let folder = try RunFolder.open(in: project.project().runsDirectory, id: runSelection.runID)
         let review = try Review(folder: folder)
-        let chosen = try review.approve(selection, dryRun: dryRun)
+        let chosen = try review.approve(selection, dryRun: dryRun, asVariant: variant)
         let verb = dryRun ? "would approve" : "approved"
         print("\(verb) \(chosen.count) snapshot\(chosen.count == 1 ? "" : "s") of run \(folder.id):")
         for snapshot in chosen {
-          let action = snapshot.status == .missing ? "delete baseline" : "update baseline"
+          let action =
+            variant.map { "add variant '\($0)'" }
+            ?? (snapshot.status == .missing ? "delete baseline" : "update baseline")
           print("  \(snapshot.status.rawValue.padding(toLength: 8)) \(snapshot.key)  (\(action))")
         }
       }
@@ -134,8 +156,9 @@ extension Snapdiff {
         for pattern in selectors.patterns {
           let key = try SnapshotKey(pattern)
           let entry = try history.undo(key, user: ApprovalLog.processUser)
+          let what = entry.variant.map { "variant '\($0)'" } ?? "baseline"
           let restored =
-            entry.new.map { "baseline \($0.prefix(12)) restored" } ?? "baseline deleted (the approval had created it)"
+            entry.new.map { "\(what) \($0.prefix(12)) restored" } ?? "\(what) deleted (the approval had created it)"
           print(
             "undid the approval of \(key) (\(HistoryLines.short(entry.old)) → \(HistoryLines.short(entry.new))): \(restored)"
           )

@@ -61,7 +61,8 @@ extension Snapdiff {
             "\(dryRun ? "would merge" : "merged") branch \(name): \(promoted.count) baseline\(promoted.count == 1 ? "" : "s")"
           )
           for baseline in promoted {
-            print("  \(baseline.key)\(baseline.environment.map { "  (environment \($0))" } ?? "")")
+            let variant = baseline.variant.map { "  variant \($0)" } ?? ""
+            print("  \(baseline.key)\(variant)\(baseline.environment.map { "  (environment \($0))" } ?? "")")
           }
         }
       }

@@ -66,13 +66,18 @@ enum HistoryLines {
     }
     let now = try? history.currentHash(of: key, environment: store.environment)
     lines.append("Now: \(short(now ?? nil))")
+    // The accepted variants beside the baseline (`approve KEY --variant NAME`).
+    for variant in (try? store.writtenVariants(of: key)) ?? [] {
+      let hash = try? history.currentHash(of: key, environment: store.environment, variant: variant.name)
+      lines.append("Variant \(variant.name): \(short(hash ?? nil))")
+    }
     if let undoable = try? history.undoable(key) {
       // The command is offered only when the undo would go through; otherwise, why not.
       if let refusal = try? history.undoRefusal(of: undoable) {
         lines.append("No undo offered: \(refusal).")
       } else {
         lines.append(
-          "Undo the approval of \(undoable.time) (back to \(short(undoable.old))): snapdiff approve --undo \(ApproveCommand.shellQuoted(key.rawValue))"
+          "Undo the approval of \(undoable.time)\(undoable.variant.map { " of variant \($0)" } ?? "") (back to \(short(undoable.old))): snapdiff approve --undo \(ApproveCommand.shellQuoted(key.rawValue))"
         )
       }
     }
@@ -90,6 +95,7 @@ enum HistoryLines {
       line += entry.overlay == nil && entry.run == nil ? "  merged from branch \(branch)" : "  branch \(branch)"
     }
     if let environment = entry.environment { line += "  environment \(environment)" }
+    if let variant = entry.variant { line += "  variant \(variant)" }
     if let status = entry.previousStatus { line += "  (was \(status.rawValue))" }
     return line
   }

@@ -16,6 +16,8 @@ enum RunSummary {
     ]
     let attention = record.snapshots.filter {
       ($0.status != .passed && $0.status != .approved) || $0.contrast?.failures.isEmpty == false
+        // A pass by an accepted variant says which one.
+        || $0.variant != nil
     }
     .sorted { ($0.status, $0.key) < ($1.status, $1.key) }
     for snapshot in attention {
@@ -132,7 +134,10 @@ enum RunSummary {
       }
       if let diff = snapshot.diff { text += "  diff: \(display(folder.resolve(diff)))" }
     case .passed, .approved:
-      text += "  contrast reported, not failed (--contrast-fails)"
+      if let variant = snapshot.variant {
+        text += snapshot.status == .approved ? "  approved as variant '\(variant)'" : "  matched variant '\(variant)'"
+      }
+      if snapshot.contrast?.failures.isEmpty == false { text += "  contrast reported, not failed (--contrast-fails)" }
     case .new:
       text += snapshot.recorded ? "  recorded as the baseline" : "  no baseline (record mode \(recordMode.rawValue))"
     case .skipped:

@@ -2,6 +2,8 @@
 /// environment folders (`<root>/<environment>/<key>.png`) that fall back to the root, and beside
 /// each baseline its settings (`<key>.snapdiff.json`), tree (`<key>.tree.json`), rejected
 /// changes (`<key>.rejected.json`) and known noise (`<key>.noise.json`, `BaselineStore+Noise`).
+/// A snapshot may have more accepted baselines, its variants, in a hidden `.variants` folder
+/// beside them (`BaselineStore+Variants.swift`).
 ///
 /// Writes are atomic (temporary file, `fsync`, `rename`) and serialised by a lock file, so
 /// concurrent writers never lose an update and a killed writer leaves the old file or the new
@@ -206,7 +208,7 @@ public struct BaselineStore: Sendable {
     }
   }
 
-  private func readIfFile(_ path: String) throws -> [UInt8]? {
+  func readIfFile(_ path: String) throws -> [UInt8]? {
     FileSystem.isFile(path) ? try FileIO.read(path) : nil
   }
 
@@ -273,14 +275,14 @@ public struct BaselineStore: Sendable {
   }
 
   /// The folders searched, first to last: each overlay, then the store's root.
-  private var layers: [String] { overlays.map { root + "/" + $0 } + [root] }
+  var layers: [String] { overlays.map { root + "/" + $0 } + [root] }
 
   /// Where writes go: the first overlay, or the root.
-  private var writeBase: String { overlays.first.map { root + "/" + $0 } ?? root }
+  var writeBase: String { overlays.first.map { root + "/" + $0 } ?? root }
 
-  private func environmentRoot(_ environment: String) -> String { writeBase + "/" + environment }
+  func environmentRoot(_ environment: String) -> String { writeBase + "/" + environment }
 
-  private func prepareFolder(for path: String) throws {
+  func prepareFolder(for path: String) throws {
     let folder = PathText.parent(of: path)
     try confinement.createFolders(folder)
     if let environment, !FileSystem.exists(environmentRoot(environment) + "/" + Self.environmentMarker) {
@@ -294,7 +296,7 @@ public struct BaselineStore: Sendable {
   /// By the confinement's rule (every link on the way resolves inside the store): an `lstat` per
   /// folder below the store, and a `realpath` only where there is a link, rather than resolving
   /// the whole path from `/` (twice per frame in the service, a failing `readlink` per folder).
-  private func checkInside(_ path: String) throws(FileError) {
+  func checkInside(_ path: String) throws(FileError) {
     do {
       try confinement.check(path)
     } catch {

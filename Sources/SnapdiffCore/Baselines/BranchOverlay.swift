@@ -92,6 +92,8 @@ public enum BranchOverlay {
   public struct Promoted: Sendable, Hashable {
     public var key: String
     public var environment: String?
+    /// A variant's name, when the merge promoted a variant (`approve --variant` on the branch).
+    public var variant: String? = nil
   }
 
   /// Promotes every baseline of `branch`'s overlay into the store (its element tree, settings
@@ -113,7 +115,9 @@ public enum BranchOverlay {
       throw RunError("branch '\(branch)' has no overlay in \(trunk.root) (nothing approved on it through the service)")
     }
     try trunk.confinement.check(overlay)
-    guard !dryRun else { return try baselines(in: overlay).map(\.promoted) }
+    guard !dryRun else {
+      return try baselines(in: overlay).map(\.promoted) + variants(of: branch, in: trunk).map(\.promoted)
+    }
     var merged: [Promoted] = []
     try history.blobs.whileAdding {
       for baseline in try baselines(in: overlay) {
@@ -129,6 +133,8 @@ public enum BranchOverlay {
             merged.append(baseline.promoted)
           }
         }
+        // Its variants after its baselines: a variant promoted beside its baseline.
+        merged += try promoteVariants(of: branch, into: trunk, history: history, user: user)
         try trunk.confinement.removeTree(overlay)
       }
     }

@@ -38,14 +38,14 @@ public struct BaselineHistory: Sendable {
   public func recordApproval(
     of key: SnapshotKey, environment: String?, overlay: String?, old: BaselineStore.Previous,
     new: BaselineStore.Previous, run: RunRecord?, branch: String? = nil, previousStatus: SnapshotStatus?,
-    user: String
+    user: String, variant: String? = nil
   ) throws {
     try log.append(
       ApprovalEntry(
         id: Self.newID(), time: RunFolder.timestamp().iso, user: user, action: .approve, key: key.rawValue,
         environment: environment, overlay: overlay, baselines: storeName, run: run?.id, branch: branch ?? run?.branch,
         previousStatus: previousStatus, old: try old.png.map(blobs.put), new: try new.png.map(blobs.put),
-        oldTree: try old.tree.map(blobs.put), newTree: try new.tree.map(blobs.put), undoes: nil))
+        oldTree: try old.tree.map(blobs.put), newTree: try new.tree.map(blobs.put), undoes: nil, variant: variant))
   }
 
   /// The log's entries for `key` in this store (every environment), oldest first.
@@ -74,8 +74,10 @@ public struct BaselineHistory: Sendable {
 
   /// The SHA-256 of the baseline of `key` in `environment` (of `overlay`, or of the store
   /// itself) now, or `nil` when there is none.
-  public func currentHash(of key: SnapshotKey, environment: String?, overlay: String? = nil) throws -> String? {
-    let path = self.path(of: key, environment: environment, overlay: overlay)
+  public func currentHash(of key: SnapshotKey, environment: String?, overlay: String? = nil, variant: String? = nil)
+    throws -> String?
+  {
+    let path = try self.path(of: key, environment: environment, overlay: overlay, variant: variant)
     return FileSystem.isFile(path) ? SHA256.hex(try FileIO.read(path)) : nil
   }
 
@@ -120,7 +122,7 @@ public struct BaselineHistory: Sendable {
   /// one it wrote, and logs the undo.
   private func revert(_ approval: ApprovalEntry, of key: SnapshotKey, user: String) throws -> ApprovalEntry {
     let environment = approval.environment
-    let now = try currentHash(of: key, environment: environment, overlay: approval.overlay)
+    let now = try currentHash(of: key, environment: environment, overlay: approval.overlay, variant: approval.variant)
     if now != approval.new, now != nil {
       let changer = try changer(of: approval, key: key, now: now)
       throw RunError(
@@ -130,21 +132,23 @@ public struct BaselineHistory: Sendable {
     if let refusal = try undoRefusal(of: approval) { throw RunError("'\(key)': \(refusal): nothing undone") }
     var target = try BaselineStore(root: store.root, environment: environment)
     target.overlays = approval.overlay.map { [$0] } ?? []
-    if let old = approval.old {
+    if let variant = approval.variant {
+      try revertVariant(variant, of: key, to: approval, in: target)
+    } else if let old = approval.old {
       let png = try blobs.read(old)
       let tree = try approval.oldTree.map { try ElementTree.decode(blobs.read($0), path: blobs.path(of: $0)) }
       try target.replace(png, tree: tree, for: key)
     } else {
       try target.remove(
         BaselineStore.Location(
-          path: path(of: key, environment: environment, overlay: approval.overlay), environment: environment),
+          path: try path(of: key, environment: environment, overlay: approval.overlay), environment: environment),
         keepingSettings: true)
     }
     let entry = ApprovalEntry(
       id: Self.newID(), time: RunFolder.timestamp().iso, user: user, action: .undo, key: key.rawValue,
       environment: environment, overlay: approval.overlay, baselines: storeName, run: approval.run,
       branch: approval.branch, previousStatus: nil, old: approval.new, new: approval.old,
-      oldTree: approval.newTree, newTree: approval.oldTree, undoes: approval.id)
+      oldTree: approval.newTree, newTree: approval.oldTree, undoes: approval.id, variant: approval.variant)
     try log.append(entry)
     return entry
   }
@@ -188,7 +192,8 @@ public struct BaselineHistory: Sendable {
   /// offers an undo.
   public func undoRefusal(of approval: ApprovalEntry) throws -> String? {
     let now = try currentHash(
-      of: SnapshotKey(approval.key), environment: approval.environment, overlay: approval.overlay)
+      of: SnapshotKey(approval.key), environment: approval.environment, overlay: approval.overlay,
+      variant: approval.variant)
     guard now == approval.new else {
       guard now != nil else {
         return "the baseline approved at \(approval.time) is gone (deleted since, as prune --delete does)"
@@ -218,7 +223,14 @@ public struct BaselineHistory: Sendable {
     try RunReports.write(record, to: folder)
   }
 
-  private func path(of key: SnapshotKey, environment: String?, overlay: String?) -> String {
+  private func path(of key: SnapshotKey, environment: String?, overlay: String?, variant: String? = nil) throws
+    -> String
+  {
+    if let variant {
+      var target = try BaselineStore(root: store.root, environment: environment)
+      target.overlays = overlay.map { [$0] } ?? []
+      return target.variantWritePath(for: key, named: variant)
+    }
     let base = overlay.map { store.root + "/" + $0 } ?? store.root
     return (environment.map { base + "/" + $0 } ?? base) + "/" + key.relativePath()
   }
@@ -234,5 +246,22 @@ public struct BaselineHistory: Sendable {
 
   private static func newID() -> String {
     String(UInt64.random(in: 0...UInt64.max), radix: 16)
+  }
+}
+
+extension BaselineHistory {
+  /// Under the store's lock: puts back the variant `name` of `key` as it was before `approval`
+  /// (the bytes it replaced, or no variant when the approval had added it).
+  fileprivate func revertVariant(
+    _ name: String, of key: SnapshotKey, to approval: ApprovalEntry, in target: BaselineStore
+  ) throws {
+    if let old = approval.old {
+      let png = try blobs.read(old)
+      let tree = try approval.oldTree.map { try ElementTree.decode(blobs.read($0), path: blobs.path(of: $0)) }
+      try target.replaceVariant(png, tree: tree, for: key, named: name)
+    } else {
+      let path = target.variantWritePath(for: key, named: name)
+      try target.removeVariant(BaselineStore.Variant(name: name, path: path, environment: target.environment))
+    }
   }
 }

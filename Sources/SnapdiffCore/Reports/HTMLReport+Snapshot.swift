@@ -111,6 +111,10 @@ extension HTMLReport {
     if let environment = snapshot.baselineEnvironment {
       lines.append(("note", "Baseline from the environment " + environment))
     }
+    if let variant = snapshot.variant {
+      let words = snapshot.status == .approved ? "Approved as the variant " : "Matched the accepted variant "
+      lines.append(("note", words + variant))
+    }
     if let contrast = snapshot.contrast, !contrast.failures.isEmpty {
       let words = "Contrast under \(contrast.level.rawValue): " + contrast.failures.joined(separator: "; ")
       lines.append((contrast.failsSnapshot ? "problem" : "note", words))

@@ -111,8 +111,13 @@ public enum JUnitReport {
       let message = "skipped by the test: " + (snapshot.skipReason ?? "no reason given")
       return (.skipped, wrap(element("skipped", type: nil, message: message, body: nil)))
     case .approved:
-      return (.pass, wrap(systemOut("approved: " + ReportFormat.figures(snapshot))))
+      let variant = snapshot.variant.map { " as variant '\($0)'" } ?? ""
+      return (.pass, wrap(systemOut("approved\(variant): " + ReportFormat.figures(snapshot))))
     case .passed:
+      // A pass by an accepted variant names it (`approve KEY --variant NAME`).
+      if let variant = snapshot.variant {
+        return (.pass, wrap(systemOut("passed: matched the accepted variant '\(variant)'")))
+      }
       return (.pass, open + "/>\n")
     }
   }

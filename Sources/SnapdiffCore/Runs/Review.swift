@@ -151,16 +151,30 @@ public struct Review: Sendable {
   /// undo or a merge racing the approval sees both or neither, and the log's order is the
   /// store's.
   ///
+  /// With `variant`, each frame is added as another accepted baseline of its snapshot under
+  /// that name (`BaselineStore.replaceVariant`), and the baseline stays: a frame then passes
+  /// when it matches either.
+  ///
   /// - Returns: the snapshots approved (or that would be), as they were before.
+  /// - Throws: `KeyError` for a variant name that is not one file name; `RunError` when a
+  ///   snapshot chosen for a variant has no baseline to be a variant of (new or missing).
   @discardableResult
-  public func approve(_ selection: Selection, dryRun: Bool = false) throws -> [SnapshotRecord] {
-    guard !dryRun else { return try Self.select(selection, in: folder.load()) }
-    return try folder.withLock { try approveLocked(selection) }
+  public func approve(_ selection: Selection, dryRun: Bool = false, asVariant variant: String? = nil) throws
+    -> [SnapshotRecord]
+  {
+    if let variant { try BaselineStore.checkVariantName(variant) }
+    guard !dryRun else {
+      let chosen = try Self.select(selection, in: folder.load())
+      if let variant { try Self.checkVariantCandidates(chosen, variant: variant) }
+      return chosen
+    }
+    return try folder.withLock { try approveLocked(selection, asVariant: variant) }
   }
 
-  private func approveLocked(_ selection: Selection) throws -> [SnapshotRecord] {
+  private func approveLocked(_ selection: Selection, asVariant variant: String?) throws -> [SnapshotRecord] {
     var run = try folder.load()
     let chosen = try Self.select(selection, in: run)
+    if let variant { try Self.checkVariantCandidates(chosen, variant: variant) }
     // The log names the run by its folder, whatever its `run.json` says its id is: an undo
     // finds it again there, and nothing else (`RunFolder.inside`).
     run.id = folder.id
@@ -220,11 +234,13 @@ public struct Review: Sendable {
           FileSystem.exists(treePath)
           ? try ElementTree.decode(folder.confinement.read(treePath, limit: Self.frameBytesLimit), path: treePath) : nil
         try store.withLock {
-          let old = try store.replace(bytes, tree: tree, for: key)
+          let old =
+            try variant.map { try store.replaceVariant(bytes, tree: tree, for: key, named: $0) }
+            ?? store.replace(bytes, tree: tree, for: key)
           try history.recordApproval(
             of: key, environment: store.environment, overlay: store.overlays.first, old: old,
             new: BaselineStore.Previous(png: bytes, tree: try tree?.encoded()), run: run,
-            previousStatus: snapshot.status, user: user)
+            previousStatus: snapshot.status, user: user, variant: variant)
           if let hash = snapshot.changeHash, let location = try store.locate(key) {
             try store.forgetRejection(hash, at: location)
           }
@@ -235,14 +251,28 @@ public struct Review: Sendable {
     let record = try folder.update { record in
       for index in record.snapshots.indices where keys.contains(record.snapshots[index].keyBytes) {
         let snapshot = record.snapshots[index]
+        let key = try SnapshotKey(snapshot.key)
         record.snapshots[index].baseline =
           snapshot.status == .missing
-          ? nil : folder.relative(store.writePath(for: try SnapshotKey(snapshot.key)))
+          ? nil
+          : folder.relative(variant.map { store.variantWritePath(for: key, named: $0) } ?? store.writePath(for: key))
+        record.snapshots[index].variant = variant
         record.snapshots[index].status = .approved
       }
     }
     try RunReports.write(record, to: folder)
     return chosen
+  }
+
+  /// Refuses a variant for a snapshot with no baseline to be a variant of: a new one (approve
+  /// it as the baseline first) or a missing one (its frame is gone).
+  private static func checkVariantCandidates(_ chosen: [SnapshotRecord], variant: String) throws {
+    for snapshot in chosen where snapshot.status == .new || snapshot.status == .missing || snapshot.baseline == nil {
+      throw RunError(
+        "'\(snapshot.key)' is \(snapshot.status.rawValue) and has no baseline to add the variant '\(variant)' to: "
+          + (snapshot.status == .missing
+            ? "a missing snapshot has no frame" : "approve it without --variant first, then its other rendering"))
+    }
   }
 
   /// Marks the selected changes rejected, here and in later runs.

@@ -151,7 +151,10 @@ extension RunChecker {
     return try conclude(
       key, passed: result.passed, identical: result.identical, changeHash: result.changeHash,
       baseline: baseline, compared: compared, current: frame, png: { currentBytes }, folder: folder, into: record,
-      diffPNG: { try outcome.diffPNG() })
+      diffPNG: { try outcome.diffPNG() },
+      matchingVariant: {
+        try variantMatchingImage(key, baseline: baseline, current: currentImage, options: options)
+      })
   }
 
   /// Frames with element trees, element masks or the layout level.
@@ -180,17 +183,25 @@ extension RunChecker {
       key, passed: outcome.passed, identical: outcome.result.identical,
       changeHash: outcome.result.changeHash, baseline: baseline, compared: compared, current: currentFrame,
       png: { try pngBytes(of: currentFrame, at: currentPath) }, folder: folder, into: record,
-      diffPNG: { try outcome.diffPNG() })
+      diffPNG: { try outcome.diffPNG() },
+      matchingVariant: {
+        try variantMatchingFrame(key, baseline: baseline, current: currentFrame, comparison: comparison)
+      })
   }
 
   /// The verdict's consequences: a failed snapshot keeps its frame and a diff image in the run,
-  /// and the record mode may write the baseline.
+  /// and the record mode may write the baseline. A frame that did not match its baseline is
+  /// first tried against the snapshot's variants (`matchingVariant`): one it matches passes it.
   private func conclude(
     _ key: SnapshotKey, passed: Bool, identical: Bool, changeHash: String?, baseline: BaselineStore.Location,
     compared: BaselineStore.Compared, current: Frame, png: () throws -> [UInt8], folder: RunFolder,
     into record: SnapshotRecord,
-    diffPNG: () throws -> [UInt8]
+    diffPNG: () throws -> [UInt8],
+    matchingVariant: () throws -> SnapshotCheck.VariantMatch<VariantPass>? = { nil }
   ) throws -> SnapshotRecord {
+    if !passed, let match = try matchingVariant() {
+      return try passedByVariant(match, folder: folder, into: record)
+    }
     var record = record
     let images = RunImages(folder: folder, blobs: blobs)
     // A difference approved as noise on this baseline passes; its frame and diff image are

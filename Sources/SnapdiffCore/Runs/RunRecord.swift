@@ -109,6 +109,9 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   public var knownNoise: NoiseFingerprint?
   /// Which environment folder the baseline came from, when not the store's root.
   public var baselineEnvironment: String?
+  /// The accepted variant the frame matched (`approve KEY --variant NAME`), when it did not
+  /// match the baseline itself; `baseline` and `baselineHash` are then the variant's.
+  public var variant: String?
   /// An error that kept the snapshot from being compared (a corrupt PNG...).
   public var error: String?
   /// The match level the snapshot was compared at, when not `strict`.

@@ -106,6 +106,9 @@ public struct SnapshotCheck: Sendable {
     public var recordedPath: String?
     /// The comparison failed, but on a difference approved as noise: the snapshot passed.
     public var knownNoise: NoiseFingerprint?
+    /// The accepted variant the frame matched when it did not match the baseline (then
+    /// `baselineFrame` and `outcome` are the variant's).
+    public var variant: BaselineStore.Variant?
   }
 
   /// Checks `frame` as `key` in memory against `store`: the baseline located (its environment
@@ -132,6 +135,13 @@ public struct SnapshotCheck: Sendable {
     let outcome = try comparison.compare(baseline, frame)
     let noise = try knownNoise(passed: outcome.passed, changeHash: outcome.result.changeHash, at: location, in: store) {
       SHA256.hex(try FileIO.read(location.path))
+    }
+    if !outcome.passed, noise == nil,
+      let match = try variantMatching(frame, key: key, besides: location, comparison: comparison, in: store)
+    {
+      return Checked(
+        verdict: matchedVariant, baseline: match.variant.location, baselineFrame: match.found.frame,
+        comparison: comparison, outcome: match.found.outcome, variant: match.variant)
     }
     let verdict = self.verdict(passed: outcome.passed || noise != nil, identical: outcome.result.identical)
     var checked = Checked(

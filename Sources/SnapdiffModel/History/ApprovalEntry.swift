@@ -32,13 +32,16 @@ public struct ApprovalEntry: Sendable, Codable, Equatable {
   public var newTree: String?
   /// For an undo: the approval undone.
   public var undoes: String?
+  /// The accepted variant written (`approve KEY --variant NAME`), or absent for the baseline
+  /// itself.
+  public var variant: String?
 
   public enum Action: String, Sendable, Codable { case approve, undo }
 
   public init(
     id: String, time: String, user: String, action: Action, key: String, environment: String?, overlay: String?,
     baselines: String, run: String?, branch: String?, previousStatus: SnapshotStatus?, old: String?, new: String?,
-    oldTree: String?, newTree: String?, undoes: String?
+    oldTree: String?, newTree: String?, undoes: String?, variant: String? = nil
   ) {
     self.id = id
     self.time = time
@@ -56,5 +59,6 @@ public struct ApprovalEntry: Sendable, Codable, Equatable {
     self.oldTree = oldTree
     self.newTree = newTree
     self.undoes = undoes
+    self.variant = variant
   }
 }

@@ -95,12 +95,13 @@ struct RunsController {
       page: service.configuration.pageLink(run: id))
   }
 
-  /// `POST /api/v1/runs/{run}/approve` `{"all"|"failed"|"new": true, "sameAs": KEY, "keys": […], "dryRun"}`
+  /// `POST /api/v1/runs/{run}/approve` `{"all"|"failed"|"new": true, "sameAs": KEY, "keys": […], "dryRun"}`,
+  /// `"variant": NAME` to add the frames as another accepted baseline.
   @Sendable func approve(_ request: Request, context: ServerRequestContext) async throws -> ReviewResult {
     let id = try Self.runID(context)
     let body = try await JSONBody.decode(ReviewRequest.self, from: request)
     return try await Blocking.run { [service] in
-      try service.approve(run: id, selection: body.selection, dryRun: body.dryRun ?? false)
+      try service.approve(run: id, selection: body.selection, dryRun: body.dryRun ?? false, asVariant: body.variant)
     }
   }
 
@@ -108,6 +109,7 @@ struct RunsController {
   @Sendable func reject(_ request: Request, context: ServerRequestContext) async throws -> ReviewResult {
     let id = try Self.runID(context)
     let body = try await JSONBody.decode(ReviewRequest.self, from: request)
+    if body.variant != nil { throw APIError.badRequest("\"variant\" is for approvals: a rejection adds no baseline") }
     return try await Blocking.run { [service] in try service.reject(run: id, selection: body.selection) }
   }
 

@@ -23,6 +23,7 @@ extension SnapshotVerdictResponse {
     previouslyRejected = record.previouslyRejected
     knownNoise = record.knownNoise
     baselineEnvironment = record.baselineEnvironment
+    variant = record.variant
     matchLevel = record.matchLevel
     colorConversion = record.colorConversion
     layout = record.layout

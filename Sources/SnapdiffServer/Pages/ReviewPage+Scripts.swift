@@ -206,6 +206,19 @@ extension ReviewPage {
         if (!confirm("Approve all " + members.length + " snapshots of this group?")) return;
         review(button, row, "/approve", { keys: members.map(function (c) { return c.dataset.key; }) }, card);
       }
+      // Accept as another variant: the baseline stays, the frame is added beside it under a
+      // name (the machine or OS that renders it this way); a snapshot needs a baseline for it.
+      function addVariantButton(row, card) {
+        var status = card.dataset.status;
+        if (status !== "failed" && status !== "rejected") return;
+        var key = card.dataset.key;
+        makeButton(row, "Accept as another variant", "variant",
+          "Keep the baseline and accept this frame too, as a variant named for the machine that renders it", function (b) {
+            var name = prompt("Name the variant (the machine or OS that renders it so: intel, ios17):", "");
+            if (!name) return;
+            review(b, row, "/approve", { keys: [key], variant: name.trim() }, card);
+          });
+      }
       // A card's buttons: Approve and Reject while it has something to review.
       function addCardActions(card) {
         var row = card.querySelector(".review-actions");
@@ -217,6 +230,7 @@ extension ReviewPage {
         makeButton(row, "Approve", "approve", "Make the current frame the baseline (a)", function (b) {
           review(b, row, snapshotPath(key) + "/approve", {}, card);
         });
+        addVariantButton(row, card);
         if (card.dataset.status !== "rejected") {
           makeButton(row, "Reject", "reject", "Keep the baseline; the same change stays failed later (r)", function (b) {
             review(b, row, snapshotPath(key) + "/reject", {}, card);
@@ -236,6 +250,7 @@ extension ReviewPage {
         makeButton(focusRow, "Approve", "approve", "Make the current frame the baseline (a)", function (b) {
           review(b, focusRow, snapshotPath(key) + "/approve", {}, card);
         });
+        addVariantButton(focusRow, card);
         if (card.dataset.status !== "rejected") {
           makeButton(focusRow, "Reject", "reject", "Keep the baseline (r)", function (b) {
             review(b, focusRow, snapshotPath(key) + "/reject", {}, card);

@@ -223,15 +223,20 @@ final class RunService: Sendable {
   var caller: String { configuration.token == nil ? "service (local)" : "service (token)" }
 
   /// Approves (or, with `dryRun`, lists) the selected snapshots of run `id`.
-  func approve(run id: String, selection: Review.Selection, dryRun: Bool) throws -> ReviewResult {
+  /// With `variant`, each frame is added as another accepted baseline of that name.
+  func approve(run id: String, selection: Review.Selection, dryRun: Bool, asVariant variant: String? = nil) throws
+    -> ReviewResult
+  {
     let (folder, record) = try record(id)
     try check(selection, in: record)
-    let chosen = try Review(folder: folder, user: caller).approve(selection, dryRun: dryRun)
+    let chosen = try Review(folder: folder, user: caller).approve(selection, dryRun: dryRun, asVariant: variant)
     if !dryRun { try index.refresh(folder) }
     return ReviewResult(
       run: id, action: dryRun ? "wouldApprove" : "approved", dryRun: dryRun,
       snapshots: chosen.map {
-        .init(key: $0.key, previousStatus: $0.status, baseline: $0.status == .missing ? "delete" : "update")
+        .init(
+          key: $0.key, previousStatus: $0.status,
+          baseline: variant != nil ? "variant" : $0.status == .missing ? "delete" : "update", variant: variant)
       },
       summary: RunSummary(try folder.load(), page: configuration.pageLink(run: id)))
   }

@@ -57,7 +57,8 @@ public struct OpenRunRequest: Codable, Sendable {
 /// `{"sameAs": KEY}`, `{"difference": "rendering"}`, `{"keys": [KEY or glob…]}`, or several at once (their union);
 /// `"dryRun": true` changes nothing; `"includeRejected": true` lets the group selectors pick
 /// rejected snapshots; `"except": [KEY or glob…]` leaves snapshots out of the rest
-/// (`Review.Selection`).
+/// (`Review.Selection`); for an approval, `"variant": NAME` keeps each baseline and adds the
+/// frame as another accepted baseline named NAME.
 public struct ReviewRequest: Codable, Sendable {
   public var all: Bool?
   public var failed: Bool?
@@ -71,16 +72,20 @@ public struct ReviewRequest: Codable, Sendable {
   /// Keys or globs left out of what the other fields pick: a group's members a reviewer
   /// excluded before approving it.
   public var except: [String]?
+  /// Approve only: the name of the variant the frames are added as (`approve --variant`).
+  public var variant: String?
 
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case all, failed, new, sameAs, difference, keys, includeRejected, dryRun, except
+    case all, failed, new, sameAs, difference, keys, includeRejected, dryRun, except, variant
   }
 
   public init(
     all: Bool? = nil, failed: Bool? = nil, new: Bool? = nil, sameAs: String? = nil, difference: String? = nil,
-    keys: [String]? = nil, includeRejected: Bool? = nil, dryRun: Bool? = nil, except: [String]? = nil
+    keys: [String]? = nil, includeRejected: Bool? = nil, dryRun: Bool? = nil, except: [String]? = nil,
+    variant: String? = nil
   ) {
     self.except = except
+    self.variant = variant
     self.difference = difference
     self.all = all
     self.failed = failed
@@ -103,6 +108,7 @@ public struct ReviewRequest: Codable, Sendable {
     includeRejected = try container.decodeIfPresent(Bool.self, forKey: .includeRejected)
     dryRun = try container.decodeIfPresent(Bool.self, forKey: .dryRun)
     except = try container.decodeIfPresent([String].self, forKey: .except)
+    variant = try container.decodeIfPresent(String.self, forKey: .variant)
   }
 }
 

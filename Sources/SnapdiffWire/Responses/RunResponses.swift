@@ -95,11 +95,15 @@ public struct ReviewResult: Codable, Sendable {
     /// For approvals: `update` (the frame becomes the baseline) or `delete` (a missing
     /// snapshot's baseline is removed).
     public var baseline: String?
+    /// For an approval as a variant (`"variant"` in the request): its name; `baseline` is then
+    /// `variant` (the baseline stays, the frame is added beside it).
+    public var variant: String?
 
-    public init(key: String, previousStatus: SnapshotStatus, baseline: String?) {
+    public init(key: String, previousStatus: SnapshotStatus, baseline: String?, variant: String? = nil) {
       self.key = key
       self.previousStatus = previousStatus
       self.baseline = baseline
+      self.variant = variant
     }
   }
 

@@ -24,6 +24,9 @@ public struct SnapshotVerdictResponse: Codable, Sendable, Equatable {
   /// passed on it (`passed` is true), and this is the fingerprint that let it through.
   public var knownNoise: NoiseFingerprint?
   public var baselineEnvironment: String?
+  /// The accepted variant the frame matched, when it did not match the baseline itself
+  /// (`baselineURL` then serves the variant).
+  public var variant: String?
   public var matchLevel: MatchLevel?
   public var colorConversion: String?
   public var layout: [LayoutChange]?
