@@ -80,8 +80,9 @@ extension Snapdiff {
     func run() throws {
       if undo { return try undoApprovals() }
       try reportingErrors {
-        let folder = try RunFolder.open(in: project.project().runsDirectory, id: runSelection.runID)
-        let review = try Review(folder: folder)
+        let resolved = try project.project()
+        let folder = try RunFolder.open(in: resolved.runsDirectory, id: runSelection.runID)
+        let review = try Review(folder: folder, storeRoot: resolved.store.root)
         let chosen = try review.approve(selection, dryRun: dryRun)
         let verb = dryRun ? "would approve" : "approved"
         print("\(verb) \(chosen.count) snapshot\(chosen.count == 1 ? "" : "s") of run \(folder.id):")
@@ -133,8 +134,9 @@ extension Snapdiff {
 
     func run() throws {
       try reportingErrors {
-        let folder = try RunFolder.open(in: project.project().runsDirectory, id: runSelection.runID)
-        let chosen = try Review(folder: folder).reject(selectors.selection)
+        let resolved = try project.project()
+        let folder = try RunFolder.open(in: resolved.runsDirectory, id: runSelection.runID)
+        let chosen = try Review(folder: folder, storeRoot: resolved.store.root).reject(selectors.selection)
         print("rejected \(chosen.count) snapshot\(chosen.count == 1 ? "" : "s") of run \(folder.id):")
         for snapshot in chosen { print("  \(snapshot.key)") }
       }

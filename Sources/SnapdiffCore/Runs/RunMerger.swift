@@ -82,8 +82,8 @@ public struct RunMerger: Sendable {
 
     let (folder, createdAt) = try RunFolder.create(in: runsDirectory)
     let images = RunImages(folder: folder, blobs: BlobStore.beside(runsDirectory: runsDirectory))
-    return try FileLock.withLock(folder.path + "/.lock") {
-      try images.blobs.whileAdding {
+    return try images.blobs.whileAdding {
+      try FileLock.withLock(folder.path + "/.lock", rank: .run) {
         var snapshots: [SnapshotRecord] = []
         for (record, part) in zip(records, parts) {
           for var snapshot in record.snapshots {
