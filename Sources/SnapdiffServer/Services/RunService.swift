@@ -302,7 +302,8 @@ final class RunService: Sendable {
     switch kind {
     case .baseline:
       relative = snapshot.baseline
-      allowedRoots = [folder.resolve(record.baselinesDirectory)]
+      // The service's store, never the one the run's record names.
+      allowedRoots = [configuration.store.root]
     case .current:
       relative = snapshot.current
       allowedRoots = [folder.path]
