@@ -26,7 +26,6 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws 
     if service.postgres == nil { try service.index.synchronize() }
     return service
   }
-  service.useDatabaseForRunsAndLocks()
   var services: [any Service] = []
   if let postgres = service.postgres {
     // The pool runs beside the server (stopped after it, once requests in flight are done);

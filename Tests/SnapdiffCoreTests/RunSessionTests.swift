@@ -25,7 +25,8 @@ struct RunSessionTests {
       #expect(try selected(["a/*y"]) == ["a/xy"])
       // Keys are compared by bytes: the other spelling names nothing.
       #expect(((try? selected([nfc])) ?? []).isEmpty)
-      let approved = try Review(folder: session.folder).approve(Review.Selection(patterns: [nfd]))
+      let approved = try Review(folder: session.folder, storeRoot: store.root).approve(
+        Review.Selection(patterns: [nfd]))
       #expect(approved.count == 1 && approved[0].key.utf8.elementsEqual(nfd.utf8))
       #expect(FileSystem.isFile(folder + "/baselines/" + nfd + ".png"))
       #expect(!FileSystem.isFile(folder + "/baselines/" + nfc + ".png"))
@@ -72,7 +73,7 @@ struct RunSessionTests {
       #expect(masked.status == .passed && masked.differentPixels == 0 && masked.ignoredPixels > 0, "\(masked)")
       #expect(try session.submit(key: "other/Home", png: PNGEncoder().encode(changed)).status == .failed)
       // A reopened session (the service reopens one per request) keeps the rules it is given.
-      let reopened = try RunSession.reopen(session.folder, config: config)
+      let reopened = try RunSession.reopen(session.folder, storeRoot: store.root, config: config)
       #expect(try reopened.submit(key: "status/Home", png: PNGEncoder().encode(changed)).status == .passed)
     }
   }
@@ -109,7 +110,7 @@ struct RunSessionTests {
       let page = try String(contentsOfFile: session.folder.path + "/index.html", encoding: .utf8)
       #expect(page.contains("a service run: the frames posted to it") && !page.contains("a partial run"))
 
-      try Review(folder: session.folder).approve(Review.Selection(patterns: ["a/changed"]))
+      try Review(folder: session.folder, storeRoot: store.root).approve(Review.Selection(patterns: ["a/changed"]))
       #expect(try PNGDecoder().decode(contentsOf: folder + "/baselines/a/changed.png") == changed)
     }
   }

@@ -1,27 +1,27 @@
 import SnapdiffCore
 import Testing
 
-/// `SnapshotRecordStores.backend` (the service's PostgreSQL table) is read several times for each
-/// frame. Each read once stored the closure back wrapped in two more reabstraction thunks, so each
-/// call went through more of them: a PostgreSQL service cost more CPU per frame the more frames it
-/// had taken (the last tenth of a 10,000-frame run 4× the first), and would in the end have run
-/// out of stack. Measured by the stack's depth inside the closure, not by time.
+/// A run's records backend (the service's PostgreSQL table, `StorageBackend.records`) is read
+/// several times for each frame. Each read once stored the closure back wrapped in two more
+/// reabstraction thunks, so each call went through more of them: a PostgreSQL service cost more
+/// CPU per frame the more frames it had taken (the last tenth of a 10,000-frame run 4× the
+/// first), and would in the end have run out of stack. Measured by the stack's depth inside the
+/// closure, not by time.
 @Suite("the records backend")
 struct SnapshotRecordBackendTests {
   @Test("reading the backend a thousand times does not make a call of it any deeper")
-  func readingTheBackendLeavesItAsSet() {
+  func readingTheBackendLeavesItAsSet() throws {
     let depth = StackDepth()
-    let previous = SnapshotRecordStores.backend
-    SnapshotRecordStores.backend = { runID in
+    let folder = "/nonexistent/snapdiff-backend-\(UInt64.random(in: 0...UInt64.max))"
+    let backend = StorageBackend(records: { runID in
       depth.note()
       return SnapshotLog(path: "/nonexistent/" + runID + "/snapshots.jsonl")
-    }
-    let first = SnapshotRecordStores.backend
-    for _ in 0..<1000 { _ = SnapshotRecordStores.backend }
-    let later = SnapshotRecordStores.backend
-    // Set back at once: the suite runs one test at a time (scripts/test.sh), and no run of this
-    // test's goes through the backend.
-    SnapshotRecordStores.backend = previous
+    })
+    let attachment = try backend.attach(to: [folder])
+    defer { attachment.detach() }
+    let first = StorageBackend.serving(folder + "/runs/run")?.records
+    for _ in 0..<1000 { _ = StorageBackend.serving(folder + "/runs/run")?.records }
+    let later = StorageBackend.serving(folder + "/runs/run")?.records
     _ = first?("run")
     let firstDepth = depth.address
     _ = later?("run")

@@ -75,7 +75,8 @@ struct TreeFrameReuseTests {
         currentDirectory: workspace.frames, store: store, runsDirectory: workspace.folder + "/runs", recordMode: .never
       ).run()
       #expect(failed.record.snapshots.first?.status == .failed)
-      let approved = try Review(folder: failed.folder).approve(Review.Selection(patterns: ["Login/home"]))
+      let approved = try Review(folder: failed.folder, storeRoot: store.root).approve(
+        Review.Selection(patterns: ["Login/home"]))
       #expect(approved.count == 1)
       let next = try workspace.check()
       #expect(next.record.status == .passed && next.rendered == 0, "\(next.record)")

@@ -40,7 +40,7 @@ struct KilledServerTests {
       let open = try folder.load()
       #expect(open.closedAt == nil)
       #expect(Dictionary(uniqueKeysWithValues: open.snapshots.map { ($0.key, $0.status.rawValue) }) == answered)
-      let closed = try RunSession.reopen(folder).close()
+      let closed = try RunSession.reopen(folder, storeRoot: fixture.store.root).close()
       #expect(closed.snapshots.count == 15)
       #expect(closed.counts == [.passed: 6, .failed: 4, .new: 5])
     }

@@ -15,9 +15,10 @@ struct PostgresOutageTests {
       if: PostgresServiceTests.available,
       "SNAPDIFF_TEST_POSTGRES_URL is not set: scripts/test.sh starts a cluster (scripts/postgres.sh)"))
   func outage() async throws {
-    let url = try TestPostgres.newDatabase()
-    let cluster = try #require(
-      PostgresServiceTests.environment["SNAPDIFF_TEST_POSTGRES_DIR"], "SNAPDIFF_TEST_POSTGRES_DIR is not set")
+    // Stopped below: a cluster of its own, never the one other tests share.
+    let own = try TestPostgres.OwnCluster()
+    defer { own.stop() }
+    let (url, cluster) = (own.url, own.directory)
     let executable = try #require(ExternalTool.snapdiff, "no snapdiff built beside the tests")
     let key = "outage/Home"
     try await withFixture { fixture in

@@ -151,8 +151,10 @@ struct PostgresServiceTests {
     .enabled(
       if: available, "SNAPDIFF_TEST_POSTGRES_URL is not set: scripts/test.sh starts a cluster (scripts/postgres.sh)"))
   func readinessFollowsTheDatabase() async throws {
-    let url = try TestPostgres.newDatabase()
-    let cluster = try #require(Self.environment["SNAPDIFF_TEST_POSTGRES_DIR"], "SNAPDIFF_TEST_POSTGRES_DIR is not set")
+    // Stopped below: a cluster of its own, never the one other tests share.
+    let own = try TestPostgres.OwnCluster()
+    defer { own.stop() }
+    let (url, cluster) = (own.url, own.directory)
     let executable = try #require(ExternalTool.snapdiff, "no snapdiff built beside the tests")
     try await withFixture { fixture in
       try await offCooperativePool {
@@ -318,11 +320,35 @@ enum TestPostgres {
   /// `scripts/postgres.sh pause|resume DIR`, through `system` (Foundation's `Process` waits for
   /// the end of pipes the started server inherits, so it never returns after `resume`).
   static func cluster(_ verb: String, _ directory: String) throws {
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("scripts/postgres.sh").path
     let status = system("bash '\(script)' \(verb) '\(directory)' </dev/null >/dev/null 2>&1")
     try #require(status == 0, "scripts/postgres.sh \(verb) failed (\(status))")
   }
+
+  /// A cluster of a test's own (`scripts/postgres.sh start`), for a test that stops the
+  /// database (`cluster("pause", …)`): tests running beside it on the shared cluster never see
+  /// it go away. `stop()` removes it.
+  struct OwnCluster {
+    let url: String
+    let directory: String
+
+    init() throws {
+      let output = FileManager.default.temporaryDirectory
+        .appendingPathComponent("snapdiff-pg-\(UUID().uuidString).env").path
+      defer { try? FileManager.default.removeItem(atPath: output) }
+      let status = system("bash '\(TestPostgres.script)' start </dev/null >'\(output)' 2>/dev/null")
+      let lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n")
+      func value(_ name: String) -> String? {
+        lines.first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+      }
+      url = try #require(value("SNAPDIFF_TEST_POSTGRES_URL"), "scripts/postgres.sh start failed (\(status))")
+      directory = try #require(value("SNAPDIFF_TEST_POSTGRES_DIR"), "scripts/postgres.sh start printed no folder")
+    }
+
+    func stop() { _ = system("bash '\(TestPostgres.script)' stop '\(directory)' </dev/null >/dev/null 2>&1") }
+  }
+
+  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("scripts/postgres.sh").path
 
   /// A loopback port nothing listens on (bound, read, closed).
   static func freePort() throws -> Int {

@@ -51,7 +51,8 @@ struct SharedStateTests {
         let second = try RunChecker(
           currentDirectory: frames, store: fixture.store, runsDirectory: fixture.runs, recordMode: .never
         ).run().folder
-        try Review(folder: second).reject(Review.Selection(patterns: ["Home - test/Other"]))
+        try Review(folder: second, storeRoot: fixture.store.root).reject(
+          Review.Selection(patterns: ["Home - test/Other"]))
         let rejected = try await client.execute(uri: snapshotURI(second.id, "Home - test/Other"), method: .get)
         #expect(rejected.json["status"] as? String == "rejected")
         let listed = try await client.execute(uri: "/api/v1/runs?limit=1", method: .get)

@@ -115,8 +115,9 @@ extension Snapdiff {
       if undo { return try undoApprovals() }
       if asNoise { return try approveAsNoise() }
       try reportingErrors {
-        let folder = try RunFolder.open(in: project.project().runsDirectory, id: runSelection.runID)
-        let review = try Review(folder: folder)
+        let resolved = try project.project()
+        let folder = try RunFolder.open(in: resolved.runsDirectory, id: runSelection.runID)
+        let review = try Review(folder: folder, storeRoot: resolved.store.root)
         let chosen = try review.approve(selection, dryRun: dryRun, asVariant: variant)
         let verb = dryRun ? "would approve" : "approved"
         print("\(verb) \(chosen.count) snapshot\(chosen.count == 1 ? "" : "s") of run \(folder.id):")
@@ -132,8 +133,9 @@ extension Snapdiff {
     /// `--as-noise`: the differences recorded as known noise, the baselines kept.
     private func approveAsNoise() throws {
       try reportingErrors {
-        let folder = try RunFolder.open(in: project.project().runsDirectory, id: runSelection.runID)
-        let chosen = try Review(folder: folder).approveAsNoise(selection, dryRun: dryRun)
+        let resolved = try project.project()
+        let folder = try RunFolder.open(in: resolved.runsDirectory, id: runSelection.runID)
+        let chosen = try Review(folder: folder, storeRoot: resolved.store.root).approveAsNoise(selection, dryRun: dryRun)
         let verb = dryRun ? "would approve" : "approved"
         print(
           "\(verb) \(chosen.count) difference\(chosen.count == 1 ? "" : "s") of run \(folder.id) as known noise (baselines kept):"
@@ -189,8 +191,9 @@ extension Snapdiff {
 
     func run() throws {
       try reportingErrors {
-        let folder = try RunFolder.open(in: project.project().runsDirectory, id: runSelection.runID)
-        let chosen = try Review(folder: folder).reject(selectors.selection)
+        let resolved = try project.project()
+        let folder = try RunFolder.open(in: resolved.runsDirectory, id: runSelection.runID)
+        let chosen = try Review(folder: folder, storeRoot: resolved.store.root).reject(selectors.selection)
         print("rejected \(chosen.count) snapshot\(chosen.count == 1 ? "" : "s") of run \(folder.id):")
         for snapshot in chosen { print("  \(snapshot.key)") }
       }

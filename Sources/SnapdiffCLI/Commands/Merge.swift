@@ -24,6 +24,11 @@ extension Snapdiff {
         bytes) or a shard that is not i/n is refused. Limits per part: run.json 32 MiB, 50,000 \
         snapshots, 64 KiB of text per snapshot, 256 MiB per image, 16 MiB per element tree.
 
+        A passed verdict is checked by its frame, which must be the bytes of the store's \
+        baseline. A part keeps no frame of a snapshot that passed within the tolerances: such \
+        a verdict is taken on the part's word, marked "unverified" in run.json and counted in \
+        a warning; --verified-only refuses the merge instead.
+
         Exit status: as check's, from the merged run: 0 when nothing failed (and, in record \
         mode never, nothing is new), 1 otherwise, 2 when the runs cannot be merged.
         """
@@ -41,6 +46,9 @@ extension Snapdiff {
     @Flag(help: "Print only the summary line and problems.")
     var quiet = false
 
+    @Flag(help: "Refuse passed verdicts that no kept frame shows (instead of marking them unverified).")
+    var verifiedOnly = false
+
     func validate() throws {
       if runs.isEmpty { throw ValidationError("Say which runs to merge: run ids or run folder paths.") }
     }
@@ -52,9 +60,17 @@ extension Snapdiff {
           PathText.containsSeparator(run) || run == "." || run == ".."
             ? try Self.folder(at: run) : try RunFolder.open(in: resolved.runsDirectory, id: run)
         }
-        return try RunMerger(store: resolved.store, runsDirectory: resolved.runsDirectory).merge(parts)
+        var merger = RunMerger(store: resolved.store, runsDirectory: resolved.runsDirectory)
+        merger.verifiedOnly = verifiedOnly
+        return try merger.merge(parts)
       }
       if !quiet { print("Merged \(runs.count) run\(runs.count == 1 ? "" : "s") into \(outcome.record.id)") }
+      let unverified = outcome.record.snapshots.filter { $0.unverified == true }
+      if let first = unverified.first {
+        Console.warning(
+          "\(unverified.count) passed snapshot\(unverified.count == 1 ? "" : "s") (first '\(first.key)') kept no frame that is the store's baseline: passed on the parts' word, marked \"unverified\" in run.json (--verified-only refuses them)"
+        )
+      }
       try RunSummary.conclude(
         outcome, recordMode: outcome.record.recordMode, failOnMissing: failOnMissing, quiet: quiet)
     }

@@ -47,7 +47,7 @@ extension Snapdiff {
         LeftoverCleaning.run(store: resolved.store, runsDirectory: resolved.runsDirectory)
         let folder = try RunFolder.open(in: resolved.runsDirectory, id: runSelection.runID)
         let record = try folder.load()
-        let store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
+        let store = try folder.store(at: resolved.store.root, for: record)
         let unused = try Pruning.unusedBaselines(in: store, by: record, folder: folder)
         if unused.isEmpty {
           print("every baseline was used by run \(record.id)")

@@ -35,7 +35,9 @@ extension Snapdiff {
         SIGINT, SIGTERM and SIGHUP are passed on to the test command (SIGKILL if it is still \
         running 5 s later); the run is then closed with what it holds, and the service \
         stopped. Killed itself (SIGKILL), snapdiff test takes the command and the service with \
-        it: both watch a pipe that closes when it ends.
+        it: both watch a pipe that closes when it ends. Run from a terminal, the command is \
+        the terminal's foreground job while it runs: it can read the terminal, and Ctrl-C \
+        reaches it as from a shell (the run is then closed as after any failed command).
 
         Exit status: 0 when the command succeeded and no snapshot failed; 1 when the command \
         failed or a snapshot did (or is new in record mode never); 2 when the service could \
@@ -129,7 +131,8 @@ extension Snapdiff {
     }
 
     /// Runs the test command under a ``CommandGuard`` in a process group of its own, signals
-    /// forwarded to it; its exit status.
+    /// forwarded to it, the terminal's foreground with it while it runs when this process had
+    /// it; its exit status.
     private func runCommand(
       environment: [String: String], lifeline: Lifeline, _ interruption: Interruption
     ) throws -> Int32 {
@@ -143,6 +146,8 @@ extension Snapdiff {
       interruption.forward(to: guarded.pid)
       let status = guarded.wait()
       interruption.commandEnded()
+      // The guard's group took the terminal when this process had it (`ForegroundTerminal`).
+      ForegroundTerminal.takeBack(from: guarded.pid)
       // What the command left in its group after a signal (a child that ignored it).
       if interruption.signal != nil { kill(-guarded.pid, SIGKILL) }
       return status

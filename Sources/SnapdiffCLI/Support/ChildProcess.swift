@@ -23,7 +23,8 @@ struct ChildProcess {
   ///     the pipe then holds its standard output alone).
   ///   - ownProcessGroup: the child leads a new process group (its id is the child's pid), so
   ///     that a signal sent to `-pid` reaches it and everything it starts, and a Ctrl-C at the
-  ///     terminal reaches this process only, which decides what the children get.
+  ///     terminal reaches this process only, which decides what the children get (unless the
+  ///     group takes the terminal's foreground: `ForegroundTerminal`).
   /// - Throws: `FileError` naming the executable when it cannot be started.
   static func start(
     _ executable: String, _ arguments: [String], environment: [String: String], searchPath: Bool = false,

@@ -17,7 +17,8 @@ import SnapdiffCore
 ///
 /// It ignores SIGINT, SIGTERM and SIGHUP (the command gets them with their default action), so
 /// that a signal `snapdiff test` forwards to the group stops the command and the guard
-/// survives to report how it ended.
+/// survives to report how it ended. When `snapdiff test` runs in a terminal's foreground, the
+/// guard's group takes the terminal before the command starts (``ForegroundTerminal``).
 enum CommandGuard {
   /// The first argument that runs it.
   static let argument = "_guard"
@@ -45,6 +46,8 @@ enum CommandGuard {
       }
       kill(-getpgrp(), SIGKILL)
     }
+    // The terminal, when `snapdiff test` has it: the command reads it as a foreground job.
+    ForegroundTerminal.takeForOwnGroup()
     let command: ChildProcess
     do {
       command = try ChildProcess.start(

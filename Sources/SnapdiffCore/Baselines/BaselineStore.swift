@@ -271,7 +271,7 @@ public struct BaselineStore: Sendable {
   public func withLock<T>(_ body: () throws -> T) throws -> T {
     try FileSystem.createDirectories(root)
     try confinement.check(root + "/.snapdiff.lock")
-    return try FileLock.withLock(root + "/.snapdiff.lock", body)
+    return try FileLock.withLock(root + "/.snapdiff.lock", rank: .store, body)
   }
 
   /// The folders searched, first to last: each overlay, then the store's root.

@@ -153,14 +153,14 @@ public struct BlobStore: Sendable {
   public func whileAdding<T>(_ body: () throws -> T) throws -> T {
     try FileSystem.createDirectories(root)
     try confinement.check(lockPath)
-    return try FileLock.withLock(lockPath, shared: true, body)
+    return try FileLock.withLock(lockPath, rank: .blobs, shared: true, body)
   }
 
   /// Runs `body` holding the store's lock exclusively: no blob is added meanwhile.
   public func whileCollecting<T>(_ body: () throws -> T) throws -> T {
     try FileSystem.createDirectories(root)
     try confinement.check(lockPath)
-    return try FileLock.withLock(lockPath, body)
+    return try FileLock.withLock(lockPath, rank: .blobs, body)
   }
 
   /// Removes blob `hash` (missing is fine).

@@ -87,7 +87,8 @@ public struct BaselineHistory: Sendable {
   /// Which approval, the check that the baseline is still the one it wrote, the write and the
   /// log line happen under the store's lock (a compare-and-swap): an approval that lands meanwhile
   /// is either before (and is the one undone) or after (and stays). The approval's run is locked
-  /// first, as every writer locks (run, blobs, store), so its status and the baseline change together.
+  /// around it (after the blobs, before the store: `FileLock.Rank`), so its status and the
+  /// baseline change together.
   ///
   /// - Returns: the undo's log entry.
   /// - Throws: `RunError` when there is nothing to undo or the baseline changed since the
@@ -99,16 +100,16 @@ public struct BaselineHistory: Sendable {
     // became the newest meanwhile, start again with its run.
     for _ in 0..<Self.undoAttempts {
       guard let newest = try undoable(key) else { throw nothingToUndo(key) }
-      let undone: ApprovalEntry? = try withLock(ofRunOf: newest) {
-        let entry = try blobs.whileAdding {
-          try store.withLock { () -> ApprovalEntry? in
+      let undone: ApprovalEntry? = try blobs.whileAdding {
+        try withLock(ofRunOf: newest) {
+          let entry = try store.withLock { () -> ApprovalEntry? in
             guard let approval = try undoable(key) else { throw nothingToUndo(key) }
             guard approval.id == newest.id else { return nil }
             return try revert(approval, of: key, user: user)
           }
+          if entry != nil { try reopenSnapshot(key, in: newest) }
+          return entry
         }
-        if entry != nil { try reopenSnapshot(key, in: newest) }
-        return entry
       }
       if let undone { return undone }
     }

@@ -5,23 +5,23 @@
 /// change's hash beside the baseline so the same change stays failed in later runs.
 ///
 /// ```swift
-/// let review = try Review(folder: RunFolder.open(in: ".snapdiff/runs", id: nil))
+/// let review = try Review(folder: RunFolder.open(in: ".snapdiff/runs", id: nil), storeRoot: "baselines")
 /// let approved = try review.approve(Review.Selection(sameAs: "Home - test_search/Home"))
 /// ```
 public struct Review: Sendable {
   public let folder: RunFolder
-  /// The store the run compared against.
+  /// The store the run compared against, which is the store the command names.
   public let store: BaselineStore
   /// Who approves, for the approval log (`ApprovalLog.processUser` for the CLI).
   public var user: String
 
-  public init(folder: RunFolder, user: String = ApprovalLog.processUser) throws {
+  /// - Parameter storeRoot: the store the command or service uses (`--baselines`, the project
+  ///   config): approvals go there, and a run whose `run.json` names another store is refused
+  ///   (`RunFolder.store(at:for:)`).
+  public init(folder: RunFolder, storeRoot: String, user: String = ApprovalLog.processUser) throws {
     self.folder = folder
     self.user = user
-    let record = try folder.load()
-    var store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
-    store.overlays = record.overlays ?? []
-    self.store = store
+    store = try folder.store(at: storeRoot, for: folder.load())
   }
 
   /// Which snapshots a command applies to: the union of every selector given.
@@ -146,8 +146,9 @@ public struct Review: Sendable {
   /// Promotes the selected snapshots' current frames to baselines (deleting the baselines of
   /// `missing` ones) and marks them approved. With `dryRun`, changes nothing.
   ///
-  /// The run is locked from the selection to its `run.json` (the order every writer locks: run,
-  /// blobs, store), and each baseline's replacement and its log line under the store's lock: an
+  /// The run is locked from the selection to its `run.json` (inside the blob store's lock, the
+  /// order every writer locks: `FileLock.Rank`), and each baseline's replacement and its log line
+  /// under the store's lock: an
   /// undo or a merge racing the approval sees both or neither, and the log's order is the
   /// store's.
   ///
@@ -168,7 +169,9 @@ public struct Review: Sendable {
       if let variant { try Self.checkVariantCandidates(chosen, variant: variant) }
       return chosen
     }
-    return try folder.withLock { try approveLocked(selection, asVariant: variant) }
+    return try BlobStore.beside(runsDirectory: PathText.parent(of: folder.path)).whileAdding {
+      try folder.withLock { try approveLocked(selection, asVariant: variant) }
+    }
   }
 
   private func approveLocked(_ selection: Selection, asVariant variant: String?) throws -> [SnapshotRecord] {

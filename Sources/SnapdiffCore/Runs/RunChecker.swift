@@ -124,8 +124,8 @@ public struct RunChecker: Sendable {
     // Held until run.json is written: `Leftovers.clean` leaves a folder whose lock is held
     // (a check in progress) alone, and removes one a killed check left without run.json; and
     // the blobs it adds are not collected before run.json references them.
-    return try FileLock.withLock(folder.path + "/.lock") {
-      try blobs.whileAdding {
+    return try blobs.whileAdding {
+      try FileLock.withLock(folder.path + "/.lock", rank: .run) {
         let work: [(key: SnapshotKey, current: String?)] =
           currentFrames.map { ($0.key, $0.path) } + missingKeys.map { ($0, nil) }
         let results = ResultSlots<SnapshotRecord>(count: work.count)

@@ -106,10 +106,10 @@ public struct RunFolder: Sendable {
   /// are there until it closes, rather than in `run.json`.
   public var snapshotLog: SnapshotLog { SnapshotLog(path: path + "/" + SnapshotLog.fileName) }
 
-  /// Where the run's verdicts go as they arrive: its log (`snapshotLog`), or the process's
-  /// backend (`SnapshotRecordStores.backend`: the service's PostgreSQL table).
+  /// Where the run's verdicts go as they arrive: its log (`snapshotLog`), or the records of the
+  /// backend attached to the run's folder (`StorageBackend`: a service's PostgreSQL table).
   public var snapshotRecords: any SnapshotRecordStore {
-    SnapshotRecordStores.backend.map { $0(id) } ?? snapshotLog
+    StorageBackend.serving(path)?.records.map { $0(id) } ?? snapshotLog
   }
 
   /// The run's record: `run.json`, and for an open run the snapshots its log holds beyond it
@@ -166,7 +166,7 @@ public struct RunFolder: Sendable {
   /// append to the run's log hold.
   public func withLock<T>(_ body: () throws -> T) throws -> T {
     try confinement.check(path + "/.lock")
-    return try FileLock.withLock(path + "/.lock", body)
+    return try FileLock.withLock(path + "/.lock", rank: .run, body)
   }
 
   /// Where this run keeps its copy of `key`'s current frame.

@@ -18,6 +18,13 @@
 /// the part's; a verdict that contradicts its images (a `passed` snapshot whose frame is not its
 /// baseline's bytes) or a shard that is not `i/n` is refused.
 ///
+/// A `passed` verdict is checked by its frame: the part kept it (`currentHash`) and its bytes
+/// are the baseline this store holds now. A part keeps no frame of a snapshot that passed within
+/// the tolerances (its bytes differ from the baseline's), so nothing shows that such a verdict
+/// was not `failed` before the part was changed: it is merged as passed and marked `unverified`
+/// (`SnapshotRecord.unverified`, which `snapdiff merge` reports), or refused with
+/// `verifiedOnly`.
+///
 /// ```swift
 /// let merger = RunMerger(store: try BaselineStore(root: "baselines"), runsDirectory: ".snapdiff/runs")
 /// let outcome = try merger.merge([RunFolder(path: "shard-1"), RunFolder(path: "shard-2")])
@@ -27,6 +34,9 @@ public struct RunMerger: Sendable {
   public var store: BaselineStore
   public var runsDirectory: String
   public var limits = Limits()
+  /// Refuse the merge when a part's `passed` verdict cannot be checked by its frame, rather
+  /// than merge it marked `unverified`.
+  public var verifiedOnly = false
 
   /// What one part may hold; anything over is refused before it is merged.
   public struct Limits: Sendable, Equatable {
@@ -79,11 +89,17 @@ public struct RunMerger: Sendable {
     let keys = try owner.keys.map { try SnapshotKey($0) }
     try SnapshotKey.checkNoCollisions(keys)
     let missingKeys = try MissingBaselines.keys(in: store, received: Set(keys))
+    let unverified = try unverifiedPasses(records)
+    if verifiedOnly, let first = unverified.min() {
+      throw RunError(
+        "\(unverified.count) passed snapshot\(unverified.count == 1 ? "" : "s") of the parts (first '\(first)') kept no frame that is the store's baseline: their verdicts cannot be checked (--verified-only); nothing merged"
+      )
+    }
 
     let (folder, createdAt) = try RunFolder.create(in: runsDirectory)
     let images = RunImages(folder: folder, blobs: BlobStore.beside(runsDirectory: runsDirectory))
-    return try FileLock.withLock(folder.path + "/.lock") {
-      try images.blobs.whileAdding {
+    return try images.blobs.whileAdding {
+      try FileLock.withLock(folder.path + "/.lock", rank: .run) {
         var snapshots: [SnapshotRecord] = []
         for (record, part) in zip(records, parts) {
           for var snapshot in record.snapshots {
@@ -100,6 +116,7 @@ public struct RunMerger: Sendable {
             // The baseline as this store has it (a part may come from another machine).
             let baseline = try store.locate(SnapshotKey(snapshot.key))
             snapshot.baseline = baseline.map { folder.relative($0.path) }
+            snapshot.unverified = unverified.contains(snapshot.key) ? true : nil
             snapshots.append(snapshot)
           }
         }
@@ -142,6 +159,26 @@ public struct RunMerger: Sendable {
       try images.blobs.put(bytes)
     }
     try images.link(hash)
+  }
+
+  /// The keys of the parts' `passed` snapshots that their frames do not show passed: no frame
+  /// kept, or one whose bytes are not the baseline this store holds now (hashed as `check`
+  /// hashes baselines, once per unchanged file: `FileHashes`).
+  private func unverifiedPasses(_ records: [RunRecord]) throws -> Set<String> {
+    let hashes = FileHashes.shared(for: BlobStore.beside(runsDirectory: runsDirectory))
+    var unverified = Set<String>()
+    for record in records {
+      for snapshot in record.snapshots where snapshot.status == .passed {
+        guard let current = snapshot.currentHash, let baseline = try store.locate(SnapshotKey(snapshot.key)),
+          let file = try? StampedFile(baseline.path),
+          hashes.hashAndOrigin(of: file.path, bytes: file.bytes, stampedBefore: file.stamp).hash == current
+        else {
+          unverified.insert(snapshot.key)
+          continue
+        }
+      }
+    }
+    return unverified
   }
 
   /// The parts make one run: each partial and closed, one environment and record mode, and

@@ -136,6 +136,10 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   /// For a snapshot whose comparison failed: what kind of difference it found
   /// (`DifferenceClassifier`), so that a run's rendering-only failures are one group.
   public var difference: DifferenceClass?
+  /// In a merged run: `true` for a snapshot a part says `passed` that the merge could not check
+  /// (no frame kept that is the baseline this store holds: it passed within the tolerances, or
+  /// the baseline changed since), taken on the part's word (`RunMerger`).
+  public var unverified: Bool?
 
   public init(key: String, status: SnapshotStatus) {
     self.key = key

@@ -55,14 +55,15 @@ public struct RunSession: Sendable {
     return session
   }
 
-  /// Reopens the run in `folder` (its store, environment and record mode come from `run.json`).
+  /// Reopens the run in `folder` on the store at `storeRoot` (the service's): its environment,
+  /// overlays and record mode come from `run.json`, which must name that same store
+  /// (`RunFolder.store(at:for:)`).
   public static func reopen(
-    _ folder: RunFolder, options: DiffOptions = DiffOptions(), decoder: PNGDecoder = PNGDecoder(),
+    _ folder: RunFolder, storeRoot: String, options: DiffOptions = DiffOptions(), decoder: PNGDecoder = PNGDecoder(),
     config: ProjectConfig = ProjectConfig()
   ) throws -> RunSession {
     let record = try folder.loadStored()
-    var store = try BaselineStore(root: folder.resolve(record.baselinesDirectory), environment: record.environment)
-    store.overlays = record.overlays ?? []
+    let store = try folder.store(at: storeRoot, for: record)
     return RunSession(
       folder: folder, store: store, options: options, recordMode: record.recordMode, decoder: decoder, config: config)
   }

@@ -8,7 +8,8 @@
 /// records after it are what a reader adds to it (a later record of a key replaces an earlier one).
 ///
 /// The run folder's `snapshots.jsonl` (`SnapshotLog`) is the default; `snapdiff serve --database
-/// postgres://…` keeps them in a table shared by every instance (`SnapshotRecordStores.backend`).
+/// postgres://…` keeps them in a table shared by every instance (the `records` of the
+/// `StorageBackend` attached to the data folder).
 public protocol SnapshotRecordStore: Sendable {
   /// Appends `record`, durably: once this returns, it survives the process being killed.
   ///
@@ -36,18 +37,6 @@ extension SnapshotRecordStore {
     guard end >= position else { return nil }
     return end == position ? ([], position) : try records(after: position)
   }
-}
-
-/// Where runs' records go in this process: each run folder's `snapshots.jsonl`, unless a backend
-/// is set (once, at start-up: the service's PostgreSQL table).
-public enum SnapshotRecordStores {
-  /// The store of run `id` in a backend other than the run folder; `nil`: the folder's log.
-  public static var backend: (@Sendable (_ runID: String) -> any SnapshotRecordStore)? {
-    get { box.current }
-    set { box.withLock { $0 = newValue } }
-  }
-
-  private static let box = LockedValue<(@Sendable (String) -> any SnapshotRecordStore)?>(nil)
 }
 
 extension RunRecord {

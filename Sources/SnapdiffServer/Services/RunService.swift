@@ -21,34 +21,32 @@ final class RunService: Sendable {
   /// What `/metrics` serves.
   let metrics = ServiceMetrics()
 
-  init(configuration: ServerConfiguration) throws {
+  /// Where runs' verdicts go as they arrive and whom the locks are shared with, attached to
+  /// this service's data folder and store while it lives (`StorageBackend`).
+  let backend: StorageBackend
+  private let attachment: StorageBackend.Attachment
+
+  /// A service on `configuration`'s folders with the storage it names (`ServiceStorage.make`).
+  convenience init(configuration: ServerConfiguration) throws {
+    try self.init(configuration: configuration, storage: ServiceStorage.make(for: configuration))
+  }
+
+  /// A service on `configuration`'s folders with the `storage` it is handed: its run index, its
+  /// PostgreSQL database if any, and the backend attached to its data folder and store (so two
+  /// services of one process, on other folders, each keep their own).
+  ///
+  /// - Throws: `StorageBackendError` when another service of this process has another backend
+  ///   on one of the folders.
+  init(configuration: ServerConfiguration, storage: ServiceStorage) throws {
     self.configuration = configuration
     work = WorkPool.shared(threads: configuration.workers)
     decodeBudget = DecodeBudget(capacity: configuration.maxDecodedBytes)
     shownPaths = ShownPaths(dataDirectory: configuration.dataDirectory, baselines: configuration.store.root)
     try FileSystem.createDirectories(configuration.runsDirectory)
-    if let location = configuration.database {
-      // Every lock held at once by a thread that blocks (workers, `Blocking`'s four), a few deep,
-      // and the queries beside them.
-      let database = PostgresDatabase(location, maximumConnections: 3 * (configuration.workers + 4) + 8)
-      postgres = database
-      index = PostgresRunIndex(database: database, runsDirectory: configuration.runsDirectory)
-    } else {
-      postgres = nil
-      index = try SQLiteRunIndex(path: configuration.databasePath, runsDirectory: configuration.runsDirectory)
-    }
-  }
-
-  /// Makes this process keep runs' records and take its cross-process locks in the service's
-  /// PostgreSQL database (process-wide: `snapdiff serve` runs one service per process).
-  func useDatabaseForRunsAndLocks() {
-    guard let postgres else { return }
-    let runsDirectory = configuration.runsDirectory
-    SnapshotRecordStores.backend = { runID in
-      PostgresSnapshotRecords(database: postgres, runID: runID, runsDirectory: runsDirectory)
-    }
-    FileLock.coordinator = AdvisoryLocks(
-      database: postgres, dataDirectory: configuration.dataDirectory, baselines: configuration.store.root)
+    index = storage.index
+    postgres = storage.postgres
+    backend = storage.backend
+    attachment = try storage.backend.attach(to: [configuration.dataDirectory, configuration.store.root])
   }
 
   /// The folder of run `id`.
@@ -177,7 +175,8 @@ final class RunService: Sendable {
       throw APIError.conflict("run \(id) is closed: open a new run (POST /api/v1/runs)")
     }
     let session = try RunSession.reopen(
-      folder, options: configuration.options, decoder: configuration.decoder, config: configuration.config)
+      folder, storeRoot: configuration.store.root, options: configuration.options, decoder: configuration.decoder,
+      config: configuration.config)
     let snapshot: SnapshotRecord
     do {
       snapshot = try change(session)
@@ -207,7 +206,7 @@ final class RunService: Sendable {
     }
     let record: RunRecord
     do {
-      record = try RunSession.reopen(folder, options: configuration.options).close(
+      record = try RunSession.reopen(folder, storeRoot: configuration.store.root, options: configuration.options).close(
         complete: request.complete ?? false, expected: request.keys, prefix: request.prefix)
     } catch {
       if let (index, time) = claim { try? index.unclaimClose(id, at: time) }
@@ -229,7 +228,8 @@ final class RunService: Sendable {
   {
     let (folder, record) = try record(id)
     try check(selection, in: record)
-    let chosen = try Review(folder: folder, user: caller).approve(selection, dryRun: dryRun, asVariant: variant)
+    let chosen = try Review(folder: folder, storeRoot: configuration.store.root, user: caller).approve(
+      selection, dryRun: dryRun, asVariant: variant)
     if !dryRun { try index.refresh(folder) }
     return ReviewResult(
       run: id, action: dryRun ? "wouldApprove" : "approved", dryRun: dryRun,
@@ -245,7 +245,7 @@ final class RunService: Sendable {
   func reject(run id: String, selection: Review.Selection) throws -> ReviewResult {
     let (folder, record) = try record(id)
     try check(selection, in: record)
-    let chosen = try Review(folder: folder).reject(selection)
+    let chosen = try Review(folder: folder, storeRoot: configuration.store.root).reject(selection)
     try index.refresh(folder)
     return ReviewResult(
       run: id, action: "rejected", dryRun: false,
@@ -309,7 +309,8 @@ final class RunService: Sendable {
     switch kind {
     case .baseline:
       relative = snapshot.baseline
-      allowedRoots = [folder.resolve(record.baselinesDirectory)]
+      // The service's store, never the one the run's record names.
+      allowedRoots = [configuration.store.root]
     case .current:
       relative = snapshot.current
       allowedRoots = [folder.path]

@@ -5,7 +5,7 @@ import SnapdiffCore
 
 /// The store's and runs' locks across machines: a PostgreSQL session-level advisory lock
 /// (`pg_advisory_lock`, or `pg_advisory_lock_shared`), keyed by a 64-bit hash of the lock's name,
-/// held beside the `flock` (`FileLock.coordinator`). The name is the lock file's path relative to
+/// held beside the `flock` (the `locks` of the service's `StorageBackend`). The name is the lock file's path relative to
 /// the data folder or the baseline store (`data:runs/<id>/.lock`, `baselines:.snapdiff.lock`), so
 /// instances that mount the shared folder at different paths still take the same lock.
 ///
