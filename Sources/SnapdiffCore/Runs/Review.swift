@@ -135,11 +135,42 @@ public struct Review: Sendable {
   /// - Returns: the snapshots approved (or that would be), as they were before.
   @discardableResult
   public func approve(_ selection: Selection, dryRun: Bool = false) throws -> [SnapshotRecord] {
-    guard !dryRun else { return try Self.select(selection, in: folder.load()) }
-    return try folder.withLock { try approveLocked(selection) }
+    try approveAsOperation(selection, dryRun: dryRun).approved
   }
 
-  private func approveLocked(_ selection: Selection) throws -> [SnapshotRecord] {
+  /// What one approval did: the snapshots approved (as they were before), the approval log's
+  /// operation that records them (what an undo names; nil for a dry run or when none was
+  /// chosen), and the other runs that took the approvals over (`SeenApprovals`).
+  public struct Approval: Sendable {
+    public var approved: [SnapshotRecord]
+    public var operation: String?
+    public var runsSeeingIt: [String]
+  }
+
+  /// `approve`, as one operation of the approval log: every baseline it writes is logged under
+  /// one operation id, which `BaselineHistory.undo(operation:user:)` undoes in one step. Then the
+  /// other open or recent runs of the branch see the approvals (`SeenApprovals`).
+  ///
+  /// - Parameter progress: Called after each snapshot approved, with how many of how many.
+  public func approveAsOperation(
+    _ selection: Selection, dryRun: Bool = false, progress: ((Int, Int) -> Void)? = nil
+  ) throws -> Approval {
+    guard !dryRun else {
+      return Approval(approved: try Self.select(selection, in: folder.load()), operation: nil, runsSeeingIt: [])
+    }
+    let operation = BaselineHistory.newID()
+    var entries: [ApprovalEntry] = []
+    let approved = try folder.withLock {
+      try approveLocked(selection, operation: operation, progress: progress) { entries.append($0) }
+    }
+    let seeing = try SeenApprovals(runsDirectory: PathText.parent(of: folder.path)).take(entries)
+    return Approval(approved: approved, operation: entries.isEmpty ? nil : operation, runsSeeingIt: seeing)
+  }
+
+  private func approveLocked(
+    _ selection: Selection, operation: String, progress: ((Int, Int) -> Void)?,
+    logged: (ApprovalEntry) -> Void
+  ) throws -> [SnapshotRecord] {
     var run = try folder.load()
     let chosen = try Self.select(selection, in: run)
     // The log names the run by its folder, whatever its `run.json` says its id is: an undo
@@ -147,6 +178,7 @@ public struct Review: Sendable {
     run.id = folder.id
     // Each approval is logged with the bytes it replaced, kept as blobs (`BaselineHistory`).
     let history = BaselineHistory(store: store, runsDirectory: PathText.parent(of: folder.path))
+    var done = 0
     try history.blobs.whileAdding {
       for snapshot in chosen {
         let key = try SnapshotKey(snapshot.key)
@@ -174,10 +206,14 @@ public struct Review: Sendable {
                 "'\(snapshot.key)': its baseline changed since run \(run.id) found the snapshot missing "
                   + "(approved again meanwhile, see snapdiff history): not deleted")
             }
-            try history.recordApproval(
-              of: key, environment: location.environment, overlay: overlay, old: old, new: BaselineStore.Previous(),
-              run: run, previousStatus: snapshot.status, user: user)
+            logged(
+              try history.recordApproval(
+                of: key, environment: location.environment, overlay: overlay, old: old,
+                new: BaselineStore.Previous(), run: run, previousStatus: snapshot.status, user: user,
+                operation: operation))
           }
+          done += 1
+          progress?(done, chosen.count)
           continue
         }
         guard let current = snapshot.current else {
@@ -202,14 +238,17 @@ public struct Review: Sendable {
           ? try ElementTree.decode(folder.confinement.read(treePath, limit: Self.frameBytesLimit), path: treePath) : nil
         try store.withLock {
           let old = try store.replace(bytes, tree: tree, for: key)
-          try history.recordApproval(
-            of: key, environment: store.environment, overlay: store.overlays.first, old: old,
-            new: BaselineStore.Previous(png: bytes, tree: try tree?.encoded()), run: run,
-            previousStatus: snapshot.status, user: user)
+          logged(
+            try history.recordApproval(
+              of: key, environment: store.environment, overlay: store.overlays.first, old: old,
+              new: BaselineStore.Previous(png: bytes, tree: try tree?.encoded()), run: run,
+              previousStatus: snapshot.status, user: user, operation: operation))
           if let hash = snapshot.changeHash, let location = try store.locate(key) {
             try store.forgetRejection(hash, at: location)
           }
         }
+        done += 1
+        progress?(done, chosen.count)
       }
     }
     let keys = Set(chosen.map(\.keyBytes))

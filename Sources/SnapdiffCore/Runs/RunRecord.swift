@@ -122,6 +122,9 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   /// For a snapshot whose comparison failed: what kind of difference it found
   /// (`DifferenceClassifier`), so that a run's rendering-only failures are one group.
   public var difference: DifferenceClass?
+  /// For a snapshot approved because another run of the branch approved its change: where
+  /// (`SeenApprovals`).
+  public var approvedIn: ApprovedElsewhere?
 
   public init(key: String, status: SnapshotStatus) {
     self.key = key
