@@ -23,7 +23,10 @@ struct ReviewPageController {
 
   @Sendable func run(_ request: Request, context: ServerRequestContext) async throws -> Response {
     let id = try RunsController.runID(context)
-    let (_, record) = try await Blocking.run { [service] in try service.record(id) }
-    return ReviewPage.htmlResponse(ReviewPage.run(record, authRequired: service.configuration.token != nil))
+    let (record, approvals) = try await Blocking.run { [service] in
+      (try service.record(id).1, try service.approvals(run: id).operations)
+    }
+    return ReviewPage.htmlResponse(
+      ReviewPage.run(record, authRequired: service.configuration.token != nil, approvals: approvals))
   }
 }

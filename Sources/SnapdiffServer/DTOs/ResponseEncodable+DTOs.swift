@@ -14,3 +14,5 @@ import SnapdiffWire
 @available(macOS 14, iOS 17, tvOS 17, *) extension BaselineUndoResponse: ResponseEncodable {}
 @available(macOS 14, iOS 17, tvOS 17, *) extension BranchList: ResponseEncodable {}
 @available(macOS 14, iOS 17, tvOS 17, *) extension BranchMergeResponse: ResponseEncodable {}
+@available(macOS 14, iOS 17, tvOS 17, *) extension ApprovalList: ResponseEncodable {}
+@available(macOS 14, iOS 17, tvOS 17, *) extension ApprovalUndoResponse: ResponseEncodable {}

@@ -56,8 +56,19 @@ enum ReviewPage {
 
   /// `/runs/{run}`: the run's report (``HTMLReport/render(_:embedding:)``) with images and
   /// thumbnails from the API, the service's bar and the review script.
-  static func run(_ record: RunRecord, authRequired: Bool) -> String {
+  static func run(_ record: RunRecord, authRequired: Bool, approvals: [ApprovalOperation] = []) -> String {
     var served = record
+    // The thumbnails' tags, taken before the hashes are cleared below: a thumbnail's URL names
+    // its tag (`&v=`), so the browser keeps it (`ImageValidators`).
+    var thumbnailTags: [String: [HTMLReport.ImageKind: String]] = [:]
+    for snapshot in record.snapshots {
+      for kind in [HTMLReport.ImageKind.baseline, .current] {
+        if let tag = ImageValidators.tag(of: snapshot, kind: kind, thumbnail: true) {
+          thumbnailTags[snapshot.key, default: [:]][kind] = tag
+        }
+      }
+    }
+    let tags = thumbnailTags
     for index in served.snapshots.indices {
       let snapshot = served.snapshots[index]
       // Paths as URLs: HTMLReport percent-encodes each segment, keeping the `/`s of the key,
@@ -81,18 +92,20 @@ enum ReviewPage {
     if let branch = record.branch, !(record.overlays ?? []).isEmpty {
       embedding.bodyAttributes["data-overlay"] = branch
     }
-    embedding.head = "\(noFavicon)<style>\n\(barStyles)\(reviewStyles)</style>\n"
+    embedding.head = "\(noFavicon)<style>\n\(barStyles)\(reviewStyles)\(approvalsStyles)</style>\n"
     embedding.top =
       bar(authRequired: authRequired, title: title.isEmpty ? "run \(record.id)" : title, backLink: true, extra: state)
       + "<div class=\"review-message\" role=\"status\" aria-live=\"polite\" hidden></div>\n"
+      + approvalsPanel(approvals)
     embedding.footer =
       "Served by snapdiff serve from the run's run.json; review here, or with"
       + " <code>snapdiff approve</code> and <code>snapdiff reject</code>."
-    embedding.script = tokenScript + "\n" + reviewScript
+    embedding.script = tokenScript + "\n" + reviewScript + "\n" + approvalsScript
     embedding.showsCommands = false
     embedding.thumbnail = { snapshot, kind in
       let path = kind == .baseline ? snapshot.baseline : snapshot.current
-      return path.map { HTMLReport.urlPath($0) + "?thumb=1" }
+      let version = tags[snapshot.key]?[kind].map { "&v=" + $0 } ?? ""
+      return path.map { HTMLReport.urlPath($0) + "?thumb=1" + version }
     }
     return HTMLReport.render(served, embedding: embedding)
   }

@@ -224,14 +224,18 @@ final class RunService: Sendable {
   func approve(run id: String, selection: Review.Selection, dryRun: Bool) throws -> ReviewResult {
     let (folder, record) = try record(id)
     try check(selection, in: record)
-    let chosen = try Review(folder: folder, user: caller).approve(selection, dryRun: dryRun)
+    let approval = try Review(folder: folder, user: caller).approveAsOperation(selection, dryRun: dryRun)
+    let chosen = approval.approved
     if !dryRun { try index.refresh(folder) }
+    // The other runs that took the approval over (`SeenApprovals`): their counts in the index.
+    for other in approval.runsSeeingIt { if let folder = try? self.folder(other) { try index.refresh(folder) } }
     return ReviewResult(
       run: id, action: dryRun ? "wouldApprove" : "approved", dryRun: dryRun,
       snapshots: chosen.map {
         .init(key: $0.key, previousStatus: $0.status, baseline: $0.status == .missing ? "delete" : "update")
       },
-      summary: RunSummary(try folder.load(), page: configuration.pageLink(run: id)))
+      summary: RunSummary(try folder.load(), page: configuration.pageLink(run: id)), operation: approval.operation,
+      seenIn: approval.runsSeeingIt.isEmpty ? nil : approval.runsSeeingIt)
   }
 
   /// Rejects the selected changes of run `id`.
