@@ -40,7 +40,8 @@ struct OpenAPITests {
       "GET /api/v1/runs/{run}/snapshots/{key}/{image}", "POST /api/v1/runs/{run}/snapshots/{key}/approve",
       "POST /api/v1/runs/{run}/snapshots/{key}/reject", "POST /api/v1/runs/{run}/snapshots/{key}/skip", "GET /",
       "GET /api/v1/baselines/{key}/history", "POST /api/v1/baselines/{key}/undo", "GET /api/v1/branches",
-      "POST /api/v1/branches/{branch}/merge",
+      "POST /api/v1/branches/{branch}/merge", "GET /api/v1/runs/{run}/approvals",
+      "POST /api/v1/approvals/{operation}/undo",
       "GET /runs/{run}",
     ]
     #expect(try Self.operations() == served)
@@ -52,6 +53,7 @@ struct OpenAPITests {
           let parts = operation.split(separator: " ")
           let uri = String(parts[1]).replacingOccurrences(of: "{run}", with: run)
             .replacingOccurrences(of: "{key}", with: "a%2Fb").replacingOccurrences(of: "{image}", with: "diff.png")
+            .replacingOccurrences(of: "{operation}", with: "0123abcd")
           let response = try await client.execute(
             uri: uri, method: HTTPRequest.Method(String(parts[0]))!, headers: jsonHeaders,
             body: jsonBody(#"{"all": true}"#))
