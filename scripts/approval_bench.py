@@ -3,9 +3,11 @@
 screenshots (default 200 at 1170x2532) where G of them (default 150) share one change, records a
 run with `snapdiff check`, starts the service and times `POST /api/v1/runs/{run}/approve
 {"sameAs": …}` (one request) and `POST /api/v1/approvals/{operation}/undo` (one request), ROUNDS
-times each. Prints each time and a JSON summary. Exit 0, or 2 when it cannot run.
+times each; with --cli, `snapdiff approve --same-as KEY` and `snapdiff approve --undo --operation
+ID` as processes instead (the same code without HTTP). Prints each time and a JSON summary. Exit
+0, or 2 when it cannot run.
 
-  scripts/approval_bench.py [--snapdiff PATH] [--snapshots 200] [--group 150] [--rounds 3]
+  scripts/approval_bench.py [--snapdiff PATH] [--snapshots 200] [--group 150] [--rounds 3] [--cli]
 """
 
 import argparse
@@ -49,6 +51,27 @@ def post(server, token, path, body):
     return answer, time.monotonic() - started
 
 
+def cli_rounds(executable, root, run, keys, arguments):
+    def timed(command):
+        started = time.monotonic()
+        result = subprocess.run([executable, *command], cwd=root, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise CannotRun(f"snapdiff {' '.join(command)}: exit {result.returncode}: {result.stderr[-600:]}")
+        return result.stdout, time.monotonic() - started
+    approvals, undos = [], []
+    for _ in range(arguments.rounds):
+        output, seconds = timed(["approve", "--same-as", keys[0], "--run", run])
+        approvals.append(seconds)
+        operation = next(line.split()[1].rstrip(":") for line in output.splitlines() if line.startswith("operation "))
+        _, seconds = timed(["approve", "--undo", "--operation", operation])
+        undos.append(seconds)
+        print(f"approve --same-as: {approvals[-1] * 1000:.0f} ms; approve --undo --operation: {undos[-1] * 1000:.0f} ms",
+              flush=True)
+    print(json.dumps({"snapshots": arguments.snapshots, "group": arguments.group, "cli": True,
+                      "approveMs": [round(s * 1000) for s in approvals], "undoMs": [round(s * 1000) for s in undos]}))
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--snapdiff")
@@ -56,6 +79,7 @@ def main():
     parser.add_argument("--group", type=int, default=150)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--keep", action="store_true", help="keep the project folder")
+    parser.add_argument("--cli", action="store_true", help="time the snapdiff processes instead of the service")
     arguments = parser.parse_args()
     root = tempfile.mkdtemp(prefix="snapdiff-bench-approval-")
     server = None
@@ -69,6 +93,8 @@ def main():
             raise CannotRun(f"snapdiff check failed ({check.returncode}): {check.stderr[-800:]}")
         print(check.stdout.splitlines()[0], flush=True)
         run = json.load(open(os.path.join(root, ".snapdiff", "runs", "last", "run.json")))["id"]
+        if arguments.cli:
+            return cli_rounds(os.path.abspath(executable), root, run, keys, arguments)
         token = "bench-" + os.urandom(6).hex()
         server = Server(executable, root, token)
         approvals, undos = [], []

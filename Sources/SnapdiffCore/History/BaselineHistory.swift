@@ -41,14 +41,27 @@ public struct BaselineHistory: Sendable {
     new: BaselineStore.Previous, run: RunRecord?, branch: String? = nil, previousStatus: SnapshotStatus?,
     user: String, operation: String? = nil, mergedFrom: String? = nil
   ) throws -> ApprovalEntry {
-    let entry = ApprovalEntry(
+    let entry = try approval(
+      of: key, environment: environment, overlay: overlay, old: old, new: new, run: run, branch: branch,
+      previousStatus: previousStatus, user: user, operation: operation, mergedFrom: mergedFrom)
+    try log.append(entry)
+    return entry
+  }
+
+  /// The entry `recordApproval` appends, its images put into the blob store: for a caller that
+  /// appends a group's entries in one write (`ApprovalLog.append(contentsOf:)`) under the same
+  /// hold of the store's lock as the writes they record.
+  public func approval(
+    of key: SnapshotKey, environment: String?, overlay: String?, old: BaselineStore.Previous,
+    new: BaselineStore.Previous, run: RunRecord?, branch: String? = nil, previousStatus: SnapshotStatus?,
+    user: String, operation: String? = nil, mergedFrom: String? = nil
+  ) throws -> ApprovalEntry {
+    ApprovalEntry(
       id: Self.newID(), time: RunFolder.timestamp().iso, user: user, action: .approve, key: key.rawValue,
       environment: environment, overlay: overlay, baselines: storeName, run: run?.id, branch: branch ?? run?.branch,
       previousStatus: previousStatus, old: try old.png.map(blobs.put), new: try new.png.map(blobs.put),
       oldTree: try old.tree.map(blobs.put), newTree: try new.tree.map(blobs.put), undoes: nil,
       operation: operation, mergedFrom: mergedFrom)
-    try log.append(entry)
-    return entry
   }
 
   /// The log's entries for `key` in this store (every environment), oldest first.
