@@ -96,6 +96,7 @@ return {
   load: nav.loadEventEnd - nav.startTime,
   domContentLoaded: nav.domContentLoadedEventEnd - nav.startTime,
   html: nav.encodedBodySize || nav.transferSize,
+  transferred: resources.reduce(function (sum, r) { return sum + (r.transferSize || 0); }, nav.transferSize || 0),
   requests: 1 + resources.length,
   imageBytes: images.reduce(function (sum, r) { return sum + (r.encodedBodySize || r.transferSize || 0); }, 0),
   images: images.length,
@@ -152,12 +153,14 @@ def main():
             print(
                 f"{label}: load {figures['load']:.0f} ms (DOMContentLoaded {figures['domContentLoaded']:.0f} ms),"
                 f" HTML {figures['html'] / 1024:.0f} KiB, {figures['requests']} requests,"
+                f" {figures['transferred'] / 1024:.0f} KiB transferred,"
                 f" {figures['images']} images {figures['imageBytes'] / 1024:.0f} KiB (last at {figures['imagesDone']:.0f} ms);"
                 f" {figures['shown']} of {figures['cards']} cards not paged out", flush=True)
         cached = sorted(r["load"] for r in results[1:]) or [results[0]["load"]]
         print(json.dumps({"snapshots": count, "firstLoadMs": round(results[0]["load"]),
                           "medianCachedLoadMs": round(cached[len(cached) // 2]),
                           "htmlKiB": round(results[-1]["html"] / 1024), "requests": results[-1]["requests"],
+                          "transferredKiB": round(results[-1]["transferred"] / 1024),
                           "imageKiB": round(results[-1]["imageBytes"] / 1024)}))
         return 0
     except CannotRun as error:

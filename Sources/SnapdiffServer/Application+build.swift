@@ -67,6 +67,8 @@ func buildRouter(_ service: RunService) -> Router<ServerRequestContext> {
   // Outermost: they see the status the error middleware answers.
   router.add(middleware: RequestLogMiddleware(level: service.configuration.logRequests ? .info : .critical))
   router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
+  // Outside the error middleware: its JSON errors are compressed too.
+  router.add(middleware: CompressionMiddleware())
   router.add(middleware: ErrorMiddleware(shown: service.shownPaths))
   router.add(
     middleware: AccessMiddleware(token: service.configuration.token, privateReads: service.configuration.privateReads))
@@ -77,6 +79,7 @@ func buildRouter(_ service: RunService) -> Router<ServerRequestContext> {
   BaselinesController(service: service).addRoutes(to: router)
   BranchesController(service: service).addRoutes(to: router)
   NoiseController(service: service).addRoutes(to: router)
+  ApprovalsController(service: service).addRoutes(to: router)
   ReviewPageController(service: service).addRoutes(to: router)
   MetricsController(service: service).addRoutes(to: router)
   return router

@@ -75,9 +75,12 @@ struct BranchTests {
       let history = try workspace.snapdiff(["history", home])
       #expect(history.standardOutput.contains("approve carol"))
       #expect(history.standardOutput.contains("branch feature/login"))
-      // Undo puts the trunk's baseline back.
+      // Undo reverts the merge: the trunk's baseline back, the branch's back in its overlay.
       #expect(try workspace.snapdiff(["approve", "--undo", home]).status == 0)
       #expect(try FileIO.read(workspace.root + "/baselines/\(home).png") == trunk)
+      #expect(try FileIO.read(workspace.root + "/baselines/.branches/feature%2Flogin/\(home).png") == branchBytes)
+      #expect(try workspace.snapdiff(["branch", "merge", "feature/login"]).status == 0)
+      #expect(try FileIO.read(workspace.root + "/baselines/\(home).png") == branchBytes)
       let again = try workspace.snapdiff(["branch", "merge", "feature/login"])
       #expect(again.status == 2 && again.standardError.contains("has no overlay"))
     }

@@ -44,6 +44,7 @@ struct OpenAPITests {
       "GET /runs/{run}", "GET /branches",
       "POST /api/v1/runs/{run}/noise", "POST /api/v1/runs/{run}/snapshots/{key}/noise", "GET /api/v1/noise",
       "POST /api/v1/noise/remove", "GET /api/v1/flaky",
+      "GET /api/v1/runs/{run}/approvals", "POST /api/v1/approvals/{operation}/undo",
     ]
     #expect(try Self.operations() == served)
 
@@ -54,6 +55,7 @@ struct OpenAPITests {
           let parts = operation.split(separator: " ")
           let uri = String(parts[1]).replacingOccurrences(of: "{run}", with: run)
             .replacingOccurrences(of: "{key}", with: "a%2Fb").replacingOccurrences(of: "{image}", with: "diff.png")
+            .replacingOccurrences(of: "{operation}", with: "0123abcd")
           let response = try await client.execute(
             uri: uri, method: HTTPRequest.Method(String(parts[0]))!, headers: jsonHeaders,
             body: jsonBody(#"{"all": true}"#))

@@ -15,6 +15,9 @@ extension Snapdiff {
         snapdiff approve 'Home - test_search/Home' --variant intel
         snapdiff approve --undo 'Home - test_search/Home'
         snapdiff approve 'Home - test_search/Home' --as-noise
+        snapdiff approve --undo --same-as 'Home - test_search/Home' --run 20261122-034512-123
+        snapdiff approve --undo --all
+        snapdiff approve --undo --operation 3f9a1c0b2e4d5a6f
         """,
       discussion: """
         Select snapshots by key or glob, --failed, --new, --all, or --same-as KEY (every \
@@ -23,8 +26,14 @@ extension Snapdiff {
         difference is of that kind: rendering after an OS or Xcode update). Approving a missing snapshot deletes its baseline. Each \
         baseline is replaced atomically; run.json and the reports are updated. A rejected \
         snapshot is approved only when its key is named, or with --include-rejected. Every \
-        approval is logged (snapdiff history KEY); --undo KEY puts back the baseline its newest \
-        approval replaced, from the blob store, and logs that too. --as-noise keeps the baseline and \
+        approval is logged (snapdiff history KEY) as one operation (one snapshot, a group, a \
+        run). --undo takes the same selectors and undoes, as one operation, the run's approvals \
+        of what they pick (keys alone, without --run: each key's newest approval, whatever run \
+        it came from); --undo --operation ID undoes one operation whole (a group, a run, a \
+        branch merge). The previous baselines come back from the blob store, the snapshots can \
+        be reviewed again, and the undo is logged too. An undo is refused, naming the newer \
+        entry, when a later approval replaced one of the baselines. \
+        --as-noise keeps the baseline and \
         records the difference as known noise instead: a later run that finds the same \
         difference on the same baseline passes (snapdiff noise list|remove). --variant NAME keeps the \
         baseline and adds the current frame as another accepted baseline named NAME (the same \
@@ -58,8 +67,17 @@ extension Snapdiff {
         valueName: "name"))
     var variant: String?
 
-    @Flag(help: "Undo the newest approval of each KEY: its previous baseline comes back (see snapdiff history KEY).")
+    @Flag(
+      help:
+        "Undo approvals instead: the run's approvals of the snapshots the selectors pick (keys, globs, --same-as, --difference, --all), as one operation; the previous baselines come back (see snapdiff history KEY)."
+    )
     var undo = false
+
+    @Option(
+      help: ArgumentHelp(
+        "With --undo: undo this approval operation whole (its id from snapdiff history, the service or the approve output).",
+        valueName: "id"))
+    var operation: String?
 
     @Flag(
       help:
@@ -82,11 +100,23 @@ extension Snapdiff {
     }
 
     func validate() throws {
+      if operation != nil && !undo { throw ValidationError("--operation goes with --undo") }
       if undo {
-        if selectors.patterns.isEmpty || selectors.sameAs != nil || selectors.difference != nil || failed || new || all
-          || includeRejected || dryRun || asNoise || variant != nil
-        {
-          throw ValidationError("--undo takes snapshot keys alone: snapdiff approve --undo KEY…")
+        if asNoise || variant != nil {
+          throw ValidationError("--undo does not take --as-noise or --variant: it undoes what the approval wrote")
+        }
+        if failed || new || includeRejected || dryRun {
+          throw ValidationError(
+            "--undo takes keys, globs, --same-as, --difference, --all or --operation ID (not --failed, --new, --include-rejected or --dry-run)"
+          )
+        }
+        let selected = !selectors.selection.isEmpty || all
+        if operation != nil && selected {
+          throw ValidationError("--operation ID undoes one operation: no selectors with it")
+        }
+        if operation == nil && !selected {
+          throw ValidationError(
+            "Say what to undo: keys or globs, --same-as KEY, --difference KIND, --all (of the run), or --operation ID.")
         }
         return
       }
@@ -118,7 +148,12 @@ extension Snapdiff {
         let resolved = try project.project()
         let folder = try RunFolder.open(in: resolved.runsDirectory, id: runSelection.runID)
         let review = try Review(folder: folder, storeRoot: resolved.store.root)
-        let chosen = try review.approve(selection, dryRun: dryRun, asVariant: variant)
+        let progress = ProgressLine(enabled: !dryRun)
+        let approval = try review.approveAsOperation(selection, dryRun: dryRun, asVariant: variant) {
+          progress.report($0, $1, "approving")
+        }
+        progress.finish()
+        let chosen = approval.approved
         let verb = dryRun ? "would approve" : "approved"
         print("\(verb) \(chosen.count) snapshot\(chosen.count == 1 ? "" : "s") of run \(folder.id):")
         for snapshot in chosen {
@@ -126,6 +161,13 @@ extension Snapdiff {
             variant.map { "add variant '\($0)'" }
             ?? (snapshot.status == .missing ? "delete baseline" : "update baseline")
           print("  \(snapshot.status.rawValue.padding(toLength: 8)) \(snapshot.key)  (\(action))")
+        }
+        if let operation = approval.operation {
+          print("operation \(operation): undo it whole with snapdiff approve --undo --operation \(operation)")
+        }
+        if !approval.runsSeeingIt.isEmpty {
+          print(
+            "approved in run \(folder.id) for the same frames in run \(approval.runsSeeingIt.joined(separator: ", "))")
         }
       }
     }
@@ -149,24 +191,50 @@ extension Snapdiff {
       }
     }
 
-    /// `--undo KEY…`: each key's newest approval undone, in the order given.
+    /// `--undo`: one operation that undoes what the selectors pick (the run's approvals), each
+    /// literal key's newest approval (keys alone, without `--run`), or `--operation ID`.
     private func undoApprovals() throws {
       try reportingErrors {
         let resolved = try project.project()
         let history = resolved.history
         try HistoryLines.warnAboutDamagedLines(in: history.log)
-        for pattern in selectors.patterns {
-          let key = try SnapshotKey(pattern)
-          let entry = try history.undo(key, user: ApprovalLog.processUser)
+        let progress = ProgressLine(enabled: true)
+        let report: (Int, Int) -> Void = { progress.report($0, $1, "undoing") }
+        let entries: [ApprovalEntry]
+        let literalKeys =
+          runSelection.runID == nil && !all && selectors.sameAs == nil && selectors.difference == nil
+          && !selectors.patterns.contains { $0.contains(where: { "*?[".contains($0) }) }
+        if let operation {
+          entries = try history.undo(operation: operation, user: ApprovalLog.processUser, progress: report)
+        } else if literalKeys {
+          entries = try history.undo(
+            keys: try selectors.patterns.map { try SnapshotKey($0) }, user: ApprovalLog.processUser, progress: report)
+        } else {
+          let folder = try RunFolder.open(in: resolved.runsDirectory, id: runSelection.runID)
+          entries = try Review(folder: folder, storeRoot: resolved.store.root).undo(selectionForUndo, progress: report)
+        }
+        progress.finish()
+        for entry in entries {
           let what = entry.variant.map { "variant '\($0)'" } ?? "baseline"
           let restored =
             entry.new.map { "\(what) \($0.prefix(12)) restored" } ?? "\(what) deleted (the approval had created it)"
           print(
-            "undid the approval of \(key) (\(HistoryLines.short(entry.old)) → \(HistoryLines.short(entry.new))): \(restored)"
+            "undid the approval of \(entry.key) (\(HistoryLines.short(entry.old)) → \(HistoryLines.short(entry.new))): \(restored)"
           )
-          if let run = entry.run { print("  run \(run): the snapshot can be reviewed again") }
+        }
+        let runs = Set(entries.compactMap(\.run)).sorted()
+        for run in runs { print("  run \(run): the snapshots can be reviewed again") }
+        if entries.count > 1, let operation = entries.first?.operation {
+          print("undid \(entries.count) approvals as operation \(operation)")
         }
       }
+    }
+
+    /// The selection `--undo` picks from the run's approved snapshots.
+    private var selectionForUndo: Review.Selection {
+      var selection = selectors.selection
+      selection.all = all
+      return selection
     }
   }
 

@@ -29,7 +29,9 @@ extension BranchOverlay {
 
   /// Under the store's lock: each variant of `branch`'s overlay written into the store (the same
   /// environment folder), logged as an approval on `branch`, and removed from the overlay.
-  static func promoteVariants(of branch: String, into trunk: BaselineStore, history: BaselineHistory, user: String)
+  static func promoteVariants(
+    of branch: String, into trunk: BaselineStore, history: BaselineHistory, user: String, operation: String
+  )
     throws -> [Promoted]
   {
     var promoted: [Promoted] = []
@@ -42,7 +44,7 @@ extension BranchOverlay {
       try history.recordApproval(
         of: found.key, environment: found.variant.environment, overlay: nil, old: old,
         new: BaselineStore.Previous(png: png, tree: try tree?.encoded()), run: nil, branch: branch,
-        previousStatus: nil, user: user, variant: found.variant.name)
+        previousStatus: nil, user: user, variant: found.variant.name, operation: operation)
       try found.overlayStore.removeVariant(found.variant)
       promoted.append(found.promoted)
     }

@@ -110,7 +110,10 @@ public enum BranchOverlay {
     _ branch: String, in history: BaselineHistory, user: String, dryRun: Bool = false
   ) throws -> [Promoted] {
     let trunk = try BaselineStore(root: history.store.root)
-    let overlay = trunk.root + "/" + (try folder(of: branch))
+    let overlayFolder = try folder(of: branch)
+    let overlay = trunk.root + "/" + overlayFolder
+    // One operation of the approval log: undoing it undoes the whole merge.
+    let operation = BaselineHistory.newID()
     guard FileSystem.isDirectory(overlay) else {
       throw RunError("branch '\(branch)' has no overlay in \(trunk.root) (nothing approved on it through the service)")
     }
@@ -122,19 +125,25 @@ public enum BranchOverlay {
     try history.blobs.whileAdding {
       for baseline in try baselines(in: overlay) {
         try trunk.withLock {
-          if try promote(baseline, from: overlay, branch: branch, into: trunk, history: history, user: user) {
+          if try promote(
+            baseline, from: overlay, folder: overlayFolder, branch: branch, into: trunk, history: history,
+            user: user, operation: operation)
+          {
             merged.append(baseline.promoted)
           }
         }
       }
       try trunk.withLock {
         for baseline in try baselines(in: overlay) {
-          if try promote(baseline, from: overlay, branch: branch, into: trunk, history: history, user: user) {
+          if try promote(
+            baseline, from: overlay, folder: overlayFolder, branch: branch, into: trunk, history: history,
+            user: user, operation: operation)
+          {
             merged.append(baseline.promoted)
           }
         }
         // Its variants after its baselines: a variant promoted beside its baseline.
-        merged += try promoteVariants(of: branch, into: trunk, history: history, user: user)
+        merged += try promoteVariants(of: branch, into: trunk, history: history, user: user, operation: operation)
         try trunk.confinement.removeTree(overlay)
       }
     }
@@ -175,8 +184,8 @@ public enum BranchOverlay {
   /// Under the store's lock: promotes one overlay baseline into the store, logged, and removes it
   /// (and its sidecar files) from the overlay. `false` when it is gone (promoted already).
   private static func promote(
-    _ baseline: OverlayBaseline, from overlay: String, branch: String, into trunk: BaselineStore,
-    history: BaselineHistory, user: String
+    _ baseline: OverlayBaseline, from overlay: String, folder overlayFolder: String, branch: String,
+    into trunk: BaselineStore, history: BaselineHistory, user: String, operation: String
   ) throws -> Bool {
     let source = baseline.base
     guard FileSystem.isFile(source + ".png") else { return false }
@@ -189,7 +198,7 @@ public enum BranchOverlay {
     try history.recordApproval(
       of: key, environment: environment, overlay: nil, old: old,
       new: BaselineStore.Previous(png: png, tree: try tree?.encoded()), run: nil, branch: branch,
-      previousStatus: nil, user: user)
+      previousStatus: nil, user: user, operation: operation, mergedFrom: overlayFolder)
     if FileSystem.isFile(source + ".snapdiff.json") {
       try target.confinement.write(
         FileIO.read(source + ".snapdiff.json"), to: target.writePath(for: key, suffix: ".snapdiff.json"))

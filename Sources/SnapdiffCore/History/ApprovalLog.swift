@@ -36,6 +36,16 @@ public struct ApprovalLog: Sendable {
     try confinement.appendLine(line, to: path)
   }
 
+  /// Appends `entries` in one write (one operation's lines: an undo of a group is one append,
+  /// not one a snapshot).
+  public func append(contentsOf entries: [ApprovalEntry]) throws {
+    guard !entries.isEmpty else { return }
+    var lines: [UInt8] = []
+    for entry in entries { lines += try entry.jsonLine() }
+    try confinement.createFolders(containing: path)
+    try confinement.appendLine(lines, to: path)
+  }
+
   /// Every entry, oldest first; damaged lines are left out (`read` says which).
   public func entries() throws -> [ApprovalEntry] {
     try read().entries

@@ -35,17 +35,34 @@ public struct BaselineHistory: Sendable {
   /// `environment` (of the branch overlay `overlay`, or of the store itself). Call it inside
   /// `blobs.whileAdding`, and under the store's lock together with the write it records, so the
   /// log's order is the store's (an undo reads the newest approval from it).
+  @discardableResult
   public func recordApproval(
     of key: SnapshotKey, environment: String?, overlay: String?, old: BaselineStore.Previous,
     new: BaselineStore.Previous, run: RunRecord?, branch: String? = nil, previousStatus: SnapshotStatus?,
-    user: String, variant: String? = nil
-  ) throws {
-    try log.append(
-      ApprovalEntry(
-        id: Self.newID(), time: RunFolder.timestamp().iso, user: user, action: .approve, key: key.rawValue,
-        environment: environment, overlay: overlay, baselines: storeName, run: run?.id, branch: branch ?? run?.branch,
-        previousStatus: previousStatus, old: try old.png.map(blobs.put), new: try new.png.map(blobs.put),
-        oldTree: try old.tree.map(blobs.put), newTree: try new.tree.map(blobs.put), undoes: nil, variant: variant))
+    user: String, variant: String? = nil, operation: String? = nil, mergedFrom: String? = nil
+  ) throws -> ApprovalEntry {
+    let entry = try approval(
+      of: key, environment: environment, overlay: overlay, old: old, new: new, run: run, branch: branch,
+      previousStatus: previousStatus, user: user, variant: variant, operation: operation,
+      mergedFrom: mergedFrom)
+    try log.append(entry)
+    return entry
+  }
+
+  /// The entry `recordApproval` appends, its images put into the blob store: for a caller that
+  /// appends a group's entries in one write (`ApprovalLog.append(contentsOf:)`) under the same
+  /// hold of the store's lock as the writes they record.
+  public func approval(
+    of key: SnapshotKey, environment: String?, overlay: String?, old: BaselineStore.Previous,
+    new: BaselineStore.Previous, run: RunRecord?, branch: String? = nil, previousStatus: SnapshotStatus?,
+    user: String, variant: String? = nil, operation: String? = nil, mergedFrom: String? = nil
+  ) throws -> ApprovalEntry {
+    ApprovalEntry(
+      id: Self.newID(), time: RunFolder.timestamp().iso, user: user, action: .approve, key: key.rawValue,
+      environment: environment, overlay: overlay, baselines: storeName, run: run?.id, branch: branch ?? run?.branch,
+      previousStatus: previousStatus, old: try old.png.map(blobs.put), new: try new.png.map(blobs.put),
+      oldTree: try old.tree.map(blobs.put), newTree: try new.tree.map(blobs.put), undoes: nil,
+      variant: variant, operation: operation, mergedFrom: mergedFrom)
   }
 
   /// The log's entries for `key` in this store (every environment), oldest first.
@@ -105,13 +122,18 @@ public struct BaselineHistory: Sendable {
           let entry = try store.withLock { () -> ApprovalEntry? in
             guard let approval = try undoable(key) else { throw nothingToUndo(key) }
             guard approval.id == newest.id else { return nil }
-            return try revert(approval, of: key, user: user)
+            let entry = try revert(approval, of: key, user: user, operation: Self.newID())
+            try log.append(entry)
+            return entry
           }
           if entry != nil { try reopenSnapshot(key, in: newest) }
           return entry
         }
       }
-      if let undone { return undone }
+      if let undone {
+        try SeenApprovals(runsDirectory: runsDirectory).withdraw([newest])
+        return undone
+      }
     }
     throw RunError("'\(key)': new approvals kept arriving while undoing (\(Self.undoAttempts) tries): nothing undone")
   }
@@ -120,8 +142,11 @@ public struct BaselineHistory: Sendable {
   static let undoAttempts = 20
 
   /// Under the store's lock: puts back what `approval` replaced, when the baseline is still the
-  /// one it wrote, and logs the undo.
-  private func revert(_ approval: ApprovalEntry, of key: SnapshotKey, user: String) throws -> ApprovalEntry {
+  /// one it wrote (and, for a merge's approval, the branch's baseline back into its overlay), and
+  /// returns the undo's log entry, for the caller to append.
+  func revert(_ approval: ApprovalEntry, of key: SnapshotKey, user: String, operation: String) throws
+    -> ApprovalEntry
+  {
     let environment = approval.environment
     let now = try currentHash(of: key, environment: environment, overlay: approval.overlay, variant: approval.variant)
     if now != approval.new, now != nil {
@@ -145,18 +170,24 @@ public struct BaselineHistory: Sendable {
           path: try path(of: key, environment: environment, overlay: approval.overlay), environment: environment),
         keepingSettings: true)
     }
-    let entry = ApprovalEntry(
+    if let overlay = approval.mergedFrom, let new = approval.new {
+      // The merge took the baseline out of the branch's overlay: it goes back there.
+      var branch = try BaselineStore(root: store.root, environment: environment)
+      branch.overlays = [overlay]
+      let tree = try approval.newTree.map { try ElementTree.decode(blobs.read($0), path: blobs.path(of: $0)) }
+      _ = try branch.replace(try blobs.read(new), tree: tree, for: key)
+    }
+    return ApprovalEntry(
       id: Self.newID(), time: RunFolder.timestamp().iso, user: user, action: .undo, key: key.rawValue,
       environment: environment, overlay: approval.overlay, baselines: storeName, run: approval.run,
       branch: approval.branch, previousStatus: nil, old: approval.new, new: approval.old,
-      oldTree: approval.newTree, newTree: approval.oldTree, undoes: approval.id, variant: approval.variant)
-    try log.append(entry)
-    return entry
+      oldTree: approval.newTree, newTree: approval.oldTree, undoes: approval.id, variant: approval.variant,
+      operation: operation)
   }
 
   /// What wrote the baseline `now` after `approval`: the newest later log entry of the key (same
   /// environment and overlay) that wrote it, or a write the log does not know.
-  private func changer(of approval: ApprovalEntry, key: SnapshotKey, now: String?) throws -> String {
+  func changer(of approval: ApprovalEntry, key: SnapshotKey, now: String?) throws -> String {
     let later = try entries(for: key).drop { $0.id != approval.id }.dropFirst()
     let newer = later.last {
       $0.new == now && $0.environment == approval.environment && $0.overlay == approval.overlay
@@ -172,13 +203,13 @@ public struct BaselineHistory: Sendable {
   }
 
   /// Runs `body` holding the lock of the run `approval` came from, when that run is still here.
-  private func withLock<T>(ofRunOf approval: ApprovalEntry, _ body: () throws -> T) throws -> T {
+  func withLock<T>(ofRunOf approval: ApprovalEntry, _ body: () throws -> T) throws -> T {
     guard let folder = runFolder(of: approval) else { return try body() }
     return try folder.withLock(body)
   }
 
   /// The folder of the run `approval` came from, when it is still here.
-  private func runFolder(of approval: ApprovalEntry) -> RunFolder? {
+  func runFolder(of approval: ApprovalEntry) -> RunFolder? {
     // The log's run id becomes a path only inside the runs folder (`RunFolder.inside`).
     guard let id = approval.run, let folder = try? RunFolder.inside(runsDirectory, id: id),
       FileSystem.isFile(folder.recordPath)
@@ -202,6 +233,13 @@ public struct BaselineHistory: Sendable {
       return "the baseline is no longer the one approved at \(approval.time) (it is \(Self.short(now)), "
         + "the approval wrote \(Self.short(approval.new)))"
     }
+    if let overlay = approval.mergedFrom,
+      let there = try currentHash(of: SnapshotKey(approval.key), environment: approval.environment, overlay: overlay),
+      there != approval.new
+    {
+      return "the branch's overlay holds another baseline of the key since the merge of \(approval.time) "
+        + "(\(Self.short(there))): approved on the branch again"
+    }
     if let old = approval.old, !blobs.contains(old) {
       return
         "the baseline from before the approval of \(approval.time) (\(Self.short(old))) is no longer in \(blobs.root)"
@@ -224,7 +262,7 @@ public struct BaselineHistory: Sendable {
     try RunReports.write(record, to: folder)
   }
 
-  private func path(of key: SnapshotKey, environment: String?, overlay: String?, variant: String? = nil) throws
+  func path(of key: SnapshotKey, environment: String?, overlay: String?, variant: String? = nil) throws
     -> String
   {
     if let variant {
@@ -245,7 +283,8 @@ public struct BaselineHistory: Sendable {
 
   static func short(_ hash: String?) -> String { hash.map { "sha256 " + $0.prefix(12) } ?? "no baseline" }
 
-  private static func newID() -> String {
+  /// A new id for a log entry or an operation.
+  public static func newID() -> String {
     String(UInt64.random(in: 0...UInt64.max), radix: 16)
   }
 }

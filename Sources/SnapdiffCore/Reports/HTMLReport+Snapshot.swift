@@ -43,6 +43,12 @@ extension HTMLReport {
       html += " <span class=\"badge outline st-flaky\" title=\"its verdict flipped between recent runs on the same"
       html += " baseline and commit (snapdiff status --flaky)\">flaky</span>"
     }
+    if let elsewhere = snapshot.approvedIn, snapshot.status == .approved {
+      html += " <span class=\"badge outline approved-in\" data-approved-in=\"\(attribute(elsewhere.run))\""
+      html +=
+        " title=\"\(attribute("by \(elsewhere.user) at \(elsewhere.time), was \(elsewhere.previousStatus.rawValue) here"))\">"
+      html += "approved in run \(text(elsewhere.run))</span>"
+    }
     html += " <a class=\"anchor\" href=\"#\(id)\" aria-label=\"Link to this snapshot\">#</a>"
     html += "</header>\n"
 

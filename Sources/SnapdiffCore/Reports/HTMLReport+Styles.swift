@@ -205,5 +205,16 @@ extension HTMLReport {
     .files { margin: 0; font-size: 0.88em; color: var(--muted); }
     .files a { margin-right: 10px; }
     footer { padding: 0 24px 32px; color: var(--muted); font-size: 0.88em; }
+
+    /* A phone's width: the sticky toolbar collapses to one row that scrolls sideways (its
+       legend and the shown count left out), so the cards keep the height. */
+    @media (max-width: 600px) {
+      .toolbar { flex-wrap: nowrap; overflow-x: auto; gap: 8px; padding: 6px 12px; white-space: nowrap; }
+      .toolbar fieldset { flex-wrap: nowrap; }
+      .toolbar legend, .toolbar .shown { display: none; }
+      .name-filter { min-width: 9em; }
+      .page-head { padding: 12px 12px 8px; }
+      main { padding: 8px 12px 32px; }
+    }
     """#
 }

@@ -163,18 +163,50 @@ public struct Review: Sendable {
   public func approve(_ selection: Selection, dryRun: Bool = false, asVariant variant: String? = nil) throws
     -> [SnapshotRecord]
   {
+    try approveAsOperation(selection, dryRun: dryRun, asVariant: variant).approved
+  }
+
+  /// What one approval did: the snapshots approved (as they were before), the approval log's
+  /// operation that records them (what an undo names; nil for a dry run or when none was
+  /// chosen), and the other runs that took the approvals over (`SeenApprovals`).
+  public struct Approval: Sendable {
+    public var approved: [SnapshotRecord]
+    public var operation: String?
+    public var runsSeeingIt: [String]
+  }
+
+  /// `approve`, as one operation of the approval log: every baseline it writes is logged under
+  /// one operation id, which `BaselineHistory.undo(operation:user:)` undoes in one step. Then the
+  /// other open or recent runs of the branch see the approvals (`SeenApprovals`).
+  ///
+  /// - Parameter progress: Called after each snapshot approved, with how many of how many.
+  public func approveAsOperation(
+    _ selection: Selection, dryRun: Bool = false, asVariant variant: String? = nil,
+    progress: ((Int, Int) -> Void)? = nil
+  ) throws -> Approval {
     if let variant { try BaselineStore.checkVariantName(variant) }
     guard !dryRun else {
       let chosen = try Self.select(selection, in: folder.load())
       if let variant { try Self.checkVariantCandidates(chosen, variant: variant) }
-      return chosen
+      return Approval(approved: chosen, operation: nil, runsSeeingIt: [])
     }
-    return try BlobStore.beside(runsDirectory: PathText.parent(of: folder.path)).whileAdding {
-      try folder.withLock { try approveLocked(selection, asVariant: variant) }
+    let operation = BaselineHistory.newID()
+    var entries: [ApprovalEntry] = []
+    let approved = try BlobStore.beside(runsDirectory: PathText.parent(of: folder.path)).whileAdding {
+      try folder.withLock {
+        try approveLocked(selection, asVariant: variant, operation: operation, progress: progress) {
+          entries.append($0)
+        }
+      }
     }
+    let seeing = try SeenApprovals(runsDirectory: PathText.parent(of: folder.path)).take(entries)
+    return Approval(approved: approved, operation: entries.isEmpty ? nil : operation, runsSeeingIt: seeing)
   }
 
-  private func approveLocked(_ selection: Selection, asVariant variant: String?) throws -> [SnapshotRecord] {
+  private func approveLocked(
+    _ selection: Selection, asVariant variant: String?, operation: String, progress: ((Int, Int) -> Void)?,
+    logged: (ApprovalEntry) -> Void
+  ) throws -> [SnapshotRecord] {
     var run = try folder.load()
     let chosen = try Self.select(selection, in: run)
     if let variant { try Self.checkVariantCandidates(chosen, variant: variant) }
@@ -183,7 +215,16 @@ public struct Review: Sendable {
     run.id = folder.id
     // Each approval is logged with the bytes it replaced, kept as blobs (`BaselineHistory`).
     let history = BaselineHistory(store: store, runsDirectory: PathText.parent(of: folder.path))
-    try history.blobs.whileAdding {
+    var done = 0
+    // The whole group under one hold of the store's lock, its log lines appended in one write at
+    // the end (what was written is logged whatever stops the rest): the log's order is still the
+    // store's, at one `fdatasync` for the group instead of one a snapshot.
+    var pending: [ApprovalEntry] = []
+    func log(_ entry: ApprovalEntry) {
+      pending.append(entry)
+      logged(entry)
+    }
+    func approveEach() throws {
       for snapshot in chosen {
         let key = try SnapshotKey(snapshot.key)
         if snapshot.status == .missing {
@@ -210,10 +251,14 @@ public struct Review: Sendable {
                 "'\(snapshot.key)': its baseline changed since run \(run.id) found the snapshot missing "
                   + "(approved again meanwhile, see snapdiff history): not deleted")
             }
-            try history.recordApproval(
-              of: key, environment: location.environment, overlay: overlay, old: old, new: BaselineStore.Previous(),
-              run: run, previousStatus: snapshot.status, user: user)
+            log(
+              try history.approval(
+                of: key, environment: location.environment, overlay: overlay, old: old,
+                new: BaselineStore.Previous(), run: run, previousStatus: snapshot.status, user: user,
+                operation: operation))
           }
+          done += 1
+          progress?(done, chosen.count)
           continue
         }
         guard let current = snapshot.current else {
@@ -226,10 +271,16 @@ public struct Review: Sendable {
         // the baseline.
         let currentPath = folder.resolve(current)
         let bytes = try folder.confinement.read(currentPath, limit: Self.frameBytesLimit)
-        _ = try PNGDecoder().decode(bytes, path: currentPath)
-        if let hash = snapshot.currentHash, SHA256.hex(bytes) != hash {
+        // A failed (or rejected) snapshot's frame was decoded when `check` compared it: bytes
+        // with its hash need no second decode (10 ms an iPhone screen, most of a group's
+        // approval). A new frame, one without a hash, or bytes that differ are decoded, so a
+        // damaged copy is named for what it is ('truncated PNG') before the hash says so.
+        let hash = SHA256.hex(bytes)
+        let compared = (snapshot.status == .failed || snapshot.status == .rejected) && snapshot.error == nil
+        if !(compared && snapshot.currentHash == hash) { _ = try PNGDecoder().decode(bytes, path: currentPath) }
+        if let expected = snapshot.currentHash, hash != expected {
           throw RunError(
-            "\(currentPath): its bytes are not the frame run \(folder.id) compared (sha256 \(hash.prefix(12))): nothing approved for '\(snapshot.key)'"
+            "\(currentPath): its bytes are not the frame run \(folder.id) compared (sha256 \(expected.prefix(12))): nothing approved for '\(snapshot.key)'"
           )
         }
         let treePath = Frame.treePath(besidePNG: currentPath)
@@ -240,14 +291,28 @@ public struct Review: Sendable {
           let old =
             try variant.map { try store.replaceVariant(bytes, tree: tree, for: key, named: $0) }
             ?? store.replace(bytes, tree: tree, for: key)
-          try history.recordApproval(
-            of: key, environment: store.environment, overlay: store.overlays.first, old: old,
-            new: BaselineStore.Previous(png: bytes, tree: try tree?.encoded()), run: run,
-            previousStatus: snapshot.status, user: user, variant: variant)
+          log(
+            try history.approval(
+              of: key, environment: store.environment, overlay: store.overlays.first, old: old,
+              new: BaselineStore.Previous(png: bytes, tree: try tree?.encoded()), run: run,
+              previousStatus: snapshot.status, user: user, variant: variant, operation: operation))
           if let hash = snapshot.changeHash, let location = try store.locate(key) {
             try store.forgetRejection(hash, at: location)
           }
         }
+        done += 1
+        progress?(done, chosen.count)
+      }
+    }
+    try history.blobs.whileAdding {
+      try store.withLock {
+        do {
+          try approveEach()
+        } catch {
+          try history.log.append(contentsOf: pending)
+          throw error
+        }
+        try history.log.append(contentsOf: pending)
       }
     }
     let keys = Set(chosen.map(\.keyBytes))

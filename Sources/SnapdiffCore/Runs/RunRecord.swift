@@ -140,6 +140,9 @@ public struct SnapshotRecord: Sendable, Codable, Equatable {
   /// (no frame kept that is the baseline this store holds: it passed within the tolerances, or
   /// the baseline changed since), taken on the part's word (`RunMerger`).
   public var unverified: Bool?
+  /// For a snapshot approved because another run of the branch approved its change: where
+  /// (`SeenApprovals`).
+  public var approvedIn: ApprovedElsewhere?
 
   public init(key: String, status: SnapshotStatus) {
     self.key = key

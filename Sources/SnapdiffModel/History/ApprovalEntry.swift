@@ -35,13 +35,25 @@ public struct ApprovalEntry: Sendable, Codable, Equatable {
   /// The accepted variant written (`approve KEY --variant NAME`), or absent for the baseline
   /// itself.
   public var variant: String?
+  /// The operation the entry belongs to: every entry one `approve` (a snapshot, a group, a
+  /// run), one branch merge or one undo wrote shares it, and an undo of the operation reverts
+  /// them together. Absent in logs written before operations: the entry is its own operation
+  /// (its `id`).
+  public var operation: String?
+  /// For an approval a branch merge wrote: the overlay the baseline was promoted from
+  /// (`.branches/<branch>`, relative to the store); undoing the merge puts it back there.
+  public var mergedFrom: String?
+
+  /// The operation the entry belongs to: `operation`, or the entry itself in an older log.
+  public var operationID: String { operation ?? id }
 
   public enum Action: String, Sendable, Codable { case approve, undo }
 
   public init(
     id: String, time: String, user: String, action: Action, key: String, environment: String?, overlay: String?,
     baselines: String, run: String?, branch: String?, previousStatus: SnapshotStatus?, old: String?, new: String?,
-    oldTree: String?, newTree: String?, undoes: String?, variant: String? = nil
+    oldTree: String?, newTree: String?, undoes: String?, variant: String? = nil, operation: String? = nil,
+    mergedFrom: String? = nil
   ) {
     self.id = id
     self.time = time
@@ -60,5 +72,7 @@ public struct ApprovalEntry: Sendable, Codable, Equatable {
     self.newTree = newTree
     self.undoes = undoes
     self.variant = variant
+    self.operation = operation
+    self.mergedFrom = mergedFrom
   }
 }

@@ -36,12 +36,16 @@ struct ReviewPageController {
 
   @Sendable func run(_ request: Request, context: ServerRequestContext) async throws -> Response {
     let id = try RunsController.runID(context)
-    let (record, flaky, overlay) = try await Blocking.run { [service] in
+    let (record, flaky, overlay, approvals) = try await Blocking.run { [service] in
       let (_, record) = try service.record(id)
-      return (record, try service.flakyKeys(), record.branch.flatMap { service.overview(of: $0) })
+      return (
+        record, try service.flakyKeys(), record.branch.flatMap { service.overview(of: $0) },
+        try service.approvals(run: id).operations
+      )
     }
     return ReviewPage.htmlResponse(
       ReviewPage.run(
-        record, overlay: overlay, authRequired: service.configuration.token != nil, flakyKeys: flaky))
+        record, overlay: overlay, authRequired: service.configuration.token != nil, flakyKeys: flaky,
+        approvals: approvals))
   }
 }

@@ -84,14 +84,26 @@ struct SnapshotsController {
       let key = try Self.key(rawKey)
       // `?thumb`: the small version the review page's cards show (made once, then cached).
       let thumbnail = request.uri.queryParameters.get("thumb") != nil
+      // Images are kept by hash: their tag first, and a 304 without reading (or making) them.
+      let tag = try await Blocking.run { [service] in
+        try service.record(id).1.snapshots.first { $0.key == key.rawValue }.flatMap {
+          ImageValidators.tag(
+            of: $0, kind: HTMLReport.ImageKind(rawValue: kind.rawValue) ?? .current, thumbnail: thumbnail)
+        }
+      }
+      let versioned = tag != nil && request.uri.queryParameters.get("v").map { String($0) } == tag
+      let headers = ImageValidators.headers(tag: tag, versioned: versioned)
+      if let tag, ImageValidators.matches(request.headers[.ifNoneMatch], tag: tag) {
+        return Response(
+          status: .notModified, headers: ImageValidators.headers(tag: tag, versioned: versioned, withType: false))
+      }
       let path = try await Blocking.run { [service] in
         thumbnail
           ? try service.thumbnail(run: id, key: key.rawValue, kind: kind)
           : try service.image(run: id, key: key.rawValue, kind: kind)
       }
       let body = try await Hummingbird.FileIO().loadFile(path: path, context: context)
-      return Response(
-        status: .ok, headers: [.contentType: "image/png", .cacheControl: "no-cache"], body: body)
+      return Response(status: .ok, headers: headers, body: body)
     }
     let key = try Self.key(tail)
     let (_, record) = try await Blocking.run { [service] in try service.record(id) }

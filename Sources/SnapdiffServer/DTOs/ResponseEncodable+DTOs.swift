@@ -17,3 +17,5 @@ import SnapdiffWire
 @available(macOS 14, iOS 17, tvOS 17, *) extension KnownNoiseList: ResponseEncodable {}
 @available(macOS 14, iOS 17, tvOS 17, *) extension FlakyList: ResponseEncodable {}
 @available(macOS 14, iOS 17, tvOS 17, *) extension BranchDiscardResponse: ResponseEncodable {}
+@available(macOS 14, iOS 17, tvOS 17, *) extension ApprovalList: ResponseEncodable {}
+@available(macOS 14, iOS 17, tvOS 17, *) extension ApprovalUndoResponse: ResponseEncodable {}

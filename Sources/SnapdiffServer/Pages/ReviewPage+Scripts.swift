@@ -99,17 +99,14 @@ extension ReviewPage {
         if (error) error.remove();
       }
 
-      // After an approval, the toast offers Undo: each approved key's newest approval is undone
-      // through the baselines API (the store gets the replaced baseline back from the blob
-      // store, the log records the undo), and the cards take back their status before it.
+      // After an approval, the toast offers Undo: the approval's operation is undone in one
+      // request (the store gets the replaced baselines back from the blob store, the log records
+      // the undo), and the cards take back their status before it. The approvals panel keeps
+      // the same Undo after the toast has gone.
       function offerUndo(result) {
         if (result.action !== "approved") return result;
         var items = (result.snapshots || []).filter(function (item) { return byKey[item.key]; });
-        if (!items.length) return result;
-        var query = [];
-        if (document.body.dataset.environment) query.push("environment=" + encodeURIComponent(document.body.dataset.environment));
-        if (document.body.dataset.overlay) query.push("branch=" + encodeURIComponent(document.body.dataset.overlay));
-        var suffix = "/undo" + (query.length ? "?" + query.join("&") : "");
+        if (!items.length || !result.operation) return result;
         var undo = document.createElement("button");
         undo.type = "button";
         undo.className = "undo";
@@ -118,13 +115,9 @@ extension ReviewPage {
         undo.addEventListener("click", function () {
           undo.disabled = true;
           clearTimeout(timer);
-          items.reduce(function (chain, item) {
-            return chain.then(function () {
-              return postTo("\#(APIPaths.prefix)/baselines/" + encodeURIComponent(item.key) + suffix).then(function () {
-                setStatus(byKey[item.key], item.previousStatus || "failed");
-              });
-            });
-          }, Promise.resolve()).then(function () {
+          postTo("\#(APIPaths.prefix)/approvals/" + encodeURIComponent(result.operation) + "/undo").then(function () {
+            items.forEach(function (item) { setStatus(byKey[item.key], item.previousStatus || "failed"); });
+          }).then(function () {
             groupsChanged();
             say("undid the approval of " + items.length + " snapshot" + (items.length === 1 ? "" : "s") + ": "
               + items.slice(0, 5).map(function (item) { return item.key; }).join(", ") + ".");

@@ -72,9 +72,20 @@ enum ReviewPage {
   /// - Parameter overlay: what the run's branch's overlay holds now (`nil`: it has none).
   static func run(
     _ record: RunRecord, overlay: BranchOverview? = nil, authRequired: Bool,
-    flakyKeys: Set<String> = []
+    flakyKeys: Set<String> = [], approvals: [ApprovalOperation] = []
   ) -> String {
     var served = record
+    // The thumbnails' tags, taken before the hashes are cleared below: a thumbnail's URL names
+    // its tag (`&v=`), so the browser keeps it (`ImageValidators`).
+    var thumbnailTags: [String: [HTMLReport.ImageKind: String]] = [:]
+    for snapshot in record.snapshots {
+      for kind in [HTMLReport.ImageKind.baseline, .current] {
+        if let tag = ImageValidators.tag(of: snapshot, kind: kind, thumbnail: true) {
+          thumbnailTags[snapshot.key, default: [:]][kind] = tag
+        }
+      }
+    }
+    let tags = thumbnailTags
     for index in served.snapshots.indices {
       let snapshot = served.snapshots[index]
       // Paths as URLs: HTMLReport percent-encodes each segment, keeping the `/`s of the key,
@@ -98,20 +109,22 @@ enum ReviewPage {
     if let branch = record.branch, !(record.overlays ?? []).isEmpty {
       embedding.bodyAttributes["data-overlay"] = branch
     }
-    embedding.head = "\(noFavicon)<style>\n\(barStyles)\(reviewStyles)\(liveStyles)\(branchStyles)</style>\n"
+    embedding.head = "\(noFavicon)<style>\n\(barStyles)\(reviewStyles)\(liveStyles)\(branchStyles)\(approvalsStyles)</style>\n"
     embedding.top =
       bar(authRequired: authRequired, title: title.isEmpty ? "run \(record.id)" : title, backLink: true, extra: state)
       + branchStrip(record, overlay: overlay)
       + "<div class=\"review-message\" role=\"status\" aria-live=\"polite\" hidden></div>\n"
+      + approvalsPanel(approvals)
     embedding.footer =
       "Served by snapdiff serve from the run's run.json; review here, or with"
       + " <code>snapdiff approve</code> and <code>snapdiff reject</code>."
-    embedding.script = tokenScript + "\n" + liveScript + "\n" + reviewScript
+    embedding.script = tokenScript + "\n" + liveScript + "\n" + reviewScript + "\n" + approvalsScript
     embedding.showsCommands = false
     embedding.flakyKeys = flakyKeys
     embedding.thumbnail = { snapshot, kind in
       let path = kind == .baseline ? snapshot.baseline : snapshot.current
-      return path.map { HTMLReport.urlPath($0) + "?thumb=1" }
+      let version = tags[snapshot.key]?[kind].map { "&v=" + $0 } ?? ""
+      return path.map { HTMLReport.urlPath($0) + "?thumb=1" + version }
     }
     return HTMLReport.render(served, embedding: embedding)
   }

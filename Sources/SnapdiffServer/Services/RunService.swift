@@ -228,9 +228,12 @@ final class RunService: Sendable {
   {
     let (folder, record) = try record(id)
     try check(selection, in: record)
-    let chosen = try Review(folder: folder, storeRoot: configuration.store.root, user: caller).approve(
+    let approval = try Review(folder: folder, storeRoot: configuration.store.root, user: caller).approveAsOperation(
       selection, dryRun: dryRun, asVariant: variant)
+    let chosen = approval.approved
     if !dryRun { try index.refresh(folder) }
+    // The other runs that took the approval over (`SeenApprovals`): their counts in the index.
+    for other in approval.runsSeeingIt { if let folder = try? self.folder(other) { try index.refresh(folder) } }
     return ReviewResult(
       run: id, action: dryRun ? "wouldApprove" : "approved", dryRun: dryRun,
       snapshots: chosen.map {
@@ -238,7 +241,8 @@ final class RunService: Sendable {
           key: $0.key, previousStatus: $0.status,
           baseline: variant != nil ? "variant" : $0.status == .missing ? "delete" : "update", variant: variant)
       },
-      summary: RunSummary(try folder.load(), page: configuration.pageLink(run: id)))
+      summary: RunSummary(try folder.load(), page: configuration.pageLink(run: id)), operation: approval.operation,
+      seenIn: approval.runsSeeingIt.isEmpty ? nil : approval.runsSeeingIt)
   }
 
   /// Rejects the selected changes of run `id`.

@@ -69,6 +69,12 @@ public enum APIPaths {
   /// `POST`: undo the newest approval of the baseline `key` (``BaselineUndoResponse``).
   public static func undo(key: String) -> String { prefix + "/baselines/" + segment(key) + "/undo" }
 
+  /// `GET`: the approval log's operations of the run (``ApprovalList``).
+  public static func approvals(run: String) -> String { Self.run(run) + "/approvals" }
+
+  /// `POST`: undo one approval operation whole (``ApprovalUndoResponse``).
+  public static func undo(operation: String) -> String { prefix + "/approvals/" + segment(operation) + "/undo" }
+
   /// `GET`: the branches with an overlay in the store (``BranchList``).
   public static let branches = prefix + "/branches"
 
@@ -105,6 +111,12 @@ public enum APIPaths {
     public static let snapshots = run + "/snapshots/**"
     /// `GET …/baselines/{key}/history`, `POST …/baselines/{key}/undo`.
     public static let baselines = prefix + "/baselines/**"
+    /// `GET`: the run's approval operations.
+    public static let approvals = run + "/approvals"
+    /// The name of the operation id's capture (`:operation`).
+    public static let operationParameter = "operation"
+    /// `POST`: undo an approval operation.
+    public static let undoOperation = prefix + "/approvals/:" + operationParameter + "/undo"
     /// `GET`: the branches.
     public static let branches = APIPaths.branches
     /// `POST …/branches/{branch}/merge` and `…/discard`.
@@ -112,8 +124,8 @@ public enum APIPaths {
 
     /// Every template (the tests check that each builder above gives a path one of them matches).
     public static let all = [
-      health, ready, version, runs, run, close, approve, reject, snapshots, baselines, branches, branch,
-      approveAsNoise, noise, removeNoise, flaky,
+      health, ready, version, runs, run, close, approve, reject, snapshots, baselines, branches, branch, approvals,
+      undoOperation, approveAsNoise, noise, removeNoise, flaky,
     ]
   }
 

@@ -87,6 +87,12 @@ public struct ReviewResult: Codable, Sendable {
   public var snapshots: [Item]
   /// The run afterwards.
   public var summary: RunSummary
+  /// For an approval: the approval log's operation that records it, which
+  /// `POST /api/v1/approvals/{operation}/undo` undoes in one request.
+  public var operation: String?
+  /// For an approval: the other runs of the branch that now show the same frames as approved in
+  /// this run.
+  public var seenIn: [String]?
 
   public struct Item: Codable, Sendable {
     public var key: String
@@ -107,7 +113,12 @@ public struct ReviewResult: Codable, Sendable {
     }
   }
 
-  public init(run: String, action: String, dryRun: Bool, snapshots: [Item], summary: RunSummary) {
+  public init(
+    run: String, action: String, dryRun: Bool, snapshots: [Item], summary: RunSummary, operation: String? = nil,
+    seenIn: [String]? = nil
+  ) {
+    self.operation = operation
+    self.seenIn = seenIn
     self.run = run
     self.action = action
     self.dryRun = dryRun

@@ -1,0 +1,47 @@
+extension Review {
+  /// The snapshots of `record` an undo's selection picks: among those this run approved (not
+  /// those it took over from another run's approval, `SnapshotRecord.approvedIn`), the keys and
+  /// globs, `sameAs`, `difference` or `all` name.
+  ///
+  /// - Throws: `RunError` when a selector names no snapshot this run approved.
+  public static func selectApproved(_ selection: Selection, in record: RunRecord) throws -> [SnapshotRecord] {
+    let approved = record.snapshots.filter { $0.status == .approved && $0.approvedIn == nil }
+    var chosen = Set<[UInt8]>()
+    if selection.all { chosen.formUnion(approved.map { Array($0.key.utf8) }) }
+    for pattern in selection.patterns {
+      var matches = approved.filter { $0.key.utf8.elementsEqual(pattern.utf8) }
+      if matches.isEmpty {
+        let glob = try Glob(pattern)
+        matches = approved.filter { (try? SnapshotKey($0.key)).map(glob.matches) ?? false }
+      }
+      if matches.isEmpty { throw RunError("no snapshot approved in run \(record.id) matches '\(pattern)'") }
+      chosen.formUnion(matches.map { Array($0.key.utf8) })
+    }
+    if let key = selection.sameAs {
+      guard let reference = record.snapshots.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else {
+        throw RunError("no snapshot '\(key)' in run \(record.id)")
+      }
+      guard let hash = reference.changeHash else { throw RunError("'\(key)' has no change to match") }
+      chosen.formUnion(approved.filter { $0.changeHash == hash }.map { Array($0.key.utf8) })
+    }
+    if let group = selection.difference {
+      chosen.formUnion(approved.filter { $0.difference?.group == group }.map { Array($0.key.utf8) })
+    }
+    let picked = record.snapshots.filter { chosen.contains(Array($0.key.utf8)) }
+    if picked.isEmpty { throw RunError("nothing approved in run \(record.id) is selected: nothing to undo") }
+    return picked
+  }
+
+  /// Undoes this run's approvals of the selected snapshots, as one operation of the approval log
+  /// (`BaselineHistory.undo(keys:fromRun:user:progress:)`): their previous baselines come back and
+  /// the snapshots can be reviewed again.
+  ///
+  /// - Returns: the undo's log entries.
+  @discardableResult
+  public func undo(_ selection: Selection, progress: ((Int, Int) -> Void)? = nil) throws -> [ApprovalEntry] {
+    let chosen = try Self.selectApproved(selection, in: folder.load())
+    let history = BaselineHistory(store: store, runsDirectory: PathText.parent(of: folder.path))
+    return try history.undo(
+      keys: try chosen.map { try SnapshotKey($0.key) }, fromRun: folder.id, user: user, progress: progress)
+  }
+}
