@@ -13,6 +13,9 @@
 /// change when it moved sideways (dx ≠ 0), or when the element it belongs to (moved patches
 /// with the same shift close together) is less than `lineAspect` times as wide as tall.
 /// A vertical move of anything wider (a line of text, a hairline, the whole screen) is noise.
+/// A renderer that snaps glyphs to whole pixels (Chromium with subpixel positioning off) moves
+/// them sideways as exact copies too, and fails here: with element trees, `text-aware` is the
+/// level for such text.
 enum MovedElements {
   /// The share of a patch's pixels that must equal the baseline's, byte for byte, at the
   /// shifted place. On the development corpus moved elements score 0.92–1 and every other

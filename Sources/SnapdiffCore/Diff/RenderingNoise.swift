@@ -6,7 +6,8 @@
 /// each image has the other's colour (within the threshold) no more than `radius` pixels away,
 /// or when it is an edge re-blended (`reblended`). What neither explains is grouped into patches (pixels up to `linkDistance` apart
 /// are one patch); a patch of fewer than `smallestChange` pixels is noise too. A word, an
-/// icon, a divider's inset, a dimmed button leave larger patches, and fail.
+/// icon, a divider's inset, a dimmed button leave larger patches, and fail. What the first two
+/// explain may still be an element moved whole, judged by `MovedElements`.
 public enum RenderingNoise {
   /// How far a pixel's colour may have moved: 2 px (a title re-laid 1 pt lower at @2x).
   public static let radius = 2
