@@ -10,13 +10,16 @@ struct RenderingTolerantMoveTests {
   /// A chevron 17 px wide and 10 px tall: two arms of 2×2 squares, 2 px a step.
   static func chevron(x: Double, y: Double) -> [RenderedScreen.Shape] {
     let grey = RGBAColor(red: 150, green: 150, blue: 150)
-    return (0..<5).map { step in
-      RenderedScreen.Shape(x: x + Double(step) * 2, y: y + Double(step) * 2, width: 2, height: 2, color: grey)
+    var shapes: [RenderedScreen.Shape] = []
+    for step in 0..<5 {
+      let offset = Double(step) * 2
+      shapes.append(RenderedScreen.Shape(x: x + offset, y: y + offset, width: 2, height: 2, color: grey))
     }
-      + (0..<4).map { step in
-        RenderedScreen.Shape(
-          x: x + 10 + Double(step) * 2, y: y + 6 - Double(step) * 2, width: 2, height: 2, color: grey)
-      }
+    for step in 0..<4 {
+      let offset = Double(step) * 2
+      shapes.append(RenderedScreen.Shape(x: x + 10 + offset, y: y + 6 - offset, width: 2, height: 2, color: grey))
+    }
+    return shapes
   }
 
   static func screenWithChevron() -> RenderedScreen {
