@@ -6,6 +6,7 @@ Usage:
   scripts/bench/tolerant_corpus.py levels CORPUS [--snapdiff PATH] [--levels a,b,...]
   scripts/bench/tolerant_corpus.py prototype CORPUS [--cache DIR]
   scripts/bench/tolerant_corpus.py nudges CORPUS [--snapdiff PATH] [--cache DIR]
+  scripts/bench/tolerant_corpus.py moves CORPUS [--snapdiff PATH] [--cache DIR]
 
 CORPUS is a folder with a cases.json and the pairs it names, as ../shared/corpora/ios-snapshots/
 (each case: id, kind noise|change|unknown, noise_class rendering|appearance, a, b, repo, note).
@@ -32,7 +33,17 @@ nudges     tests whether an element nudged by code (moved content a pixel-exact 
            such patches are at most a fraction F of all that differ. Prints, per pair with an
            exact move, the shift and what differs elsewhere; then `rendering-tolerant` (the
            snapdiff binary's verdicts) with nudges failing too, F chosen with each app held out.
-Needs numpy, pillow and scipy for `prototype` and `nudges`; nothing but Python for `levels`.
+moves      the prototype of the level's rule for elements moved whole (MovedElements.swift): each
+           patch of 16+ pixels beyond strict's threshold (joined within 3 px) is tried at every
+           shift up to 2 px, nearest and vertical first; it moved when 90% of its pixels equal the
+           baseline's at the shifted place. Vertical moves with the same shift that lie no further
+           apart (across or along) than twice the taller one's height are one element. A move is a
+           change when it is sideways, or its element is less than twice as wide as tall (an icon,
+           a glyph). Prints every pair with a move (its lines: shift, size, verdict), then the
+           table of the binary's `rendering-tolerant` verdicts with the rule added (the same as
+           the level's own when the binary has it), and with the alternative tried and not kept:
+           a pair also fails when everything that differs is one exact move.
+Needs numpy, pillow and scipy for `prototype`, `nudges` and `moves`; nothing but Python for `levels`.
 """
 
 import argparse
@@ -341,6 +352,111 @@ def nudges(args):
     print_table("with a nudge failing, F chosen with each app held out", cases, held_out)
 
 
+def move_features(a_path, b_path, reach=2, share=0.9):
+    """The moved lines of a pair (shift, box) and whether everything that differs is one move."""
+    import numpy as np
+    from PIL import Image
+    from scipy import ndimage
+
+    a = np.asarray(Image.open(a_path).convert("RGBA")).astype(np.int16)
+    b = np.asarray(Image.open(b_path).convert("RGBA")).astype(np.int16)
+    h, w = a.shape[:2]
+
+    def yiq(im):
+        rgb = 255.0 + (im[..., :3] - 255.0) * (im[..., 3:4] / 255.0)
+        r, g, bl = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+        return np.stack([r * 0.29889531 + g * 0.58662247 + bl * 0.11448223,
+                         r * 0.59597799 - g * 0.27417610 - bl * 0.32180189,
+                         r * 0.21147017 - g * 0.52261711 + bl * 0.31114694], axis=-1)
+
+    d = yiq(a) - yiq(b)
+    strict = (0.5053 * d[..., 0] ** 2 + 0.299 * d[..., 1] ** 2 + 0.1957 * d[..., 2] ** 2) / MAX_YIQ > THRESHOLD ** 2
+    shifts = sorted(((dx, dy) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1) if dx or dy),
+                    key=lambda s: (abs(s[0]) + abs(s[1]), abs(s[0])))
+    labels, count = ndimage.label(ndimage.binary_dilation(strict, np.ones((3, 3))), np.ones((3, 3)))
+    moves = []
+    if count:
+        sizes = np.bincount(labels[strict], minlength=count + 1)
+        for k, (ys, xs) in enumerate(ndimage.find_objects(labels), 1):
+            if sizes[k] < 16:
+                continue
+            py, px = np.nonzero((labels[ys, xs] == k) & strict[ys, xs])
+            py, px = py + ys.start, px + xs.start
+            best = None
+            for dx, dy in shifts:
+                sy, sx = py - dy, px - dx
+                inside = (sy >= 0) & (sy < h) & (sx >= 0) & (sx < w)
+                same = np.zeros(len(py), bool)
+                same[inside] = (b[py[inside], px[inside]] == a[sy[inside], sx[inside]]).all(-1)
+                if same.mean() >= share and (best is None or same.mean() > best[0]):
+                    best = (same.mean(), dx, dy)
+            if best:
+                moves.append([best[1], best[2], int(px.min()), int(py.min()), int(px.max()), int(py.max())])
+    parent = list(range(len(moves)))
+
+    def root(i):
+        while parent[i] != i:
+            i = parent[i]
+        return i
+
+    for i, one in enumerate(moves):
+        for j in range(i + 1, len(moves)):
+            two = moves[j]
+            if one[0] == 0 and two[0] == 0 and one[1] == two[1]:
+                across = max(one[2], two[2]) - min(one[4], two[4]) - 1
+                along = max(one[3], two[3]) - min(one[5], two[5]) - 1
+                if max(across, along) <= 2 * (max(one[5] - one[3], two[5] - two[3]) + 1):
+                    parent[root(j)] = root(i)
+    lines = {}
+    for i, m in enumerate(moves):
+        key = root(i) if m[0] == 0 else ("sideways", i)
+        old = lines.get(key, m)
+        lines[key] = [m[0], m[1], min(old[2], m[2]), min(old[3], m[3]), max(old[4], m[4]), max(old[5], m[5])]
+    differs = (a != b).any(-1)
+    whole = False
+    for dx, dy in shifts:
+        src = a[np.clip(np.arange(h) - dy, 0, h - 1)][:, np.clip(np.arange(w) - dx, 0, w - 1)]
+        if differs.any() and not (differs & ~(b == src).all(-1)).any():
+            whole = True
+    return {"lines": list(lines.values()), "one_move": whole}
+
+
+def moves(args):
+    cases = labelled(args.corpus)
+    os.makedirs(args.cache, exist_ok=True)
+    feats, tolerant = {}, {}
+    for c in cases:
+        path = os.path.join(args.cache, c["id"] + ".moves.json")
+        if not os.path.exists(path):
+            json.dump(move_features(os.path.join(args.corpus, c["a"]), os.path.join(args.corpus, c["b"])),
+                      open(path, "w"))
+        feats[c["id"]] = json.load(open(path))
+        run = subprocess.run(
+            [args.snapdiff, "compare", os.path.join(args.corpus, c["a"]), os.path.join(args.corpus, c["b"]),
+             "--match", "rendering-tolerant", "--json"], capture_output=True, text=True)
+        if run.returncode not in (0, 1):
+            sys.exit(f"snapdiff failed on {c['id']}: {run.stderr.strip()}")
+        tolerant[c["id"]] = not json.loads(run.stdout)["passed"]
+
+    def is_change(line):
+        dx, dy, x0, y0, x1, y1 = line
+        return dx != 0 or (x1 - x0 + 1) < 2 * (y1 - y0 + 1)
+
+    print("| pair | kind | app | moved elements: shift, width x height, change? | everything one move | rendering-tolerant |")
+    print("|---|---|---|---|---|---|")
+    for c in cases:
+        f = feats[c["id"]]
+        if f["lines"]:
+            lines = ", ".join(f"({l[0]},{l[1]}) {l[4] - l[2] + 1}x{l[5] - l[3] + 1}{' change' if is_change(l) else ''}"
+                              for l in f["lines"][:6])
+            print(f"| {c['id']} | {c['kind']} | {app(c)} | {lines} | {f['one_move']} | "
+                  f"{'fails' if tolerant[c['id']] else 'passes'} |")
+    rule = {c["id"]: tolerant[c["id"]] or any(is_change(l) for l in feats[c["id"]]["lines"]) for c in cases}
+    print_table("`rendering-tolerant` with the moves rule", cases, rule)
+    print_table("and a pair whose every difference is one exact move failing too (not kept)", cases,
+                {c["id"]: rule[c["id"]] or feats[c["id"]]["one_move"] for c in cases})
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -355,8 +471,12 @@ def main():
     nu.add_argument("corpus")
     nu.add_argument("--snapdiff", default=os.path.join(ROOT, ".build", "release", "snapdiff"))
     nu.add_argument("--cache", default=os.path.join(ROOT, ".build-bench", "tolerant-cache"))
+    mv = sub.add_parser("moves")
+    mv.add_argument("corpus")
+    mv.add_argument("--snapdiff", default=os.path.join(ROOT, ".build", "release", "snapdiff"))
+    mv.add_argument("--cache", default=os.path.join(ROOT, ".build-bench", "tolerant-cache"))
     args = parser.parse_args()
-    {"levels": levels, "prototype": prototype, "nudges": nudges}[args.command](args)
+    {"levels": levels, "prototype": prototype, "nudges": nudges, "moves": moves}[args.command](args)
 
 
 if __name__ == "__main__":

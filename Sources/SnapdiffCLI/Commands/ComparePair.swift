@@ -178,7 +178,7 @@ struct ComparePair {
     if let conversion = result.colorConversion { lines.append("      " + conversion.sentence) }
     if matchLevel == .renderingTolerant && result.sizesMatch && result.differentPixels > 0 {
       lines.append(
-        "      rendering-tolerant: the pixels counted have no close colour within \(RenderingNoise.radius) px in the other image and form patches of \(RenderingNoise.smallestChange)+ pixels (the areas above): content changed there, not its rendering"
+        "      rendering-tolerant: the pixels counted have no close colour within \(RenderingNoise.radius) px in the other image and form patches of \(RenderingNoise.smallestChange)+ pixels, or are an element moved whole by a pixel or two as a renderer does not move one (sideways, or an icon or glyph rather than a line of text) (the areas above): content changed there, not its rendering"
       )
     }
     if let layout = outcome.layout, !layout.isEmpty {

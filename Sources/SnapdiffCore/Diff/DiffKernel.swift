@@ -11,9 +11,9 @@ struct DiffCounts {
   var ignored = 0
   /// At `rendering-tolerant`: differing pixels judged rendering noise (`RenderingNoise`).
   var tolerated = 0
-  /// At `rendering-tolerant`: the differing pixels no neighbour explained, judged by their
-  /// patches once the scan is over (`DiffKernel.settleUnexplained`).
-  var unexplained = UnexplainedPixels()
+  /// At `rendering-tolerant`: the pixels beyond the threshold, judged with their patches once
+  /// the scan is over (`DiffKernel.settleUnexplained`).
+  var unsettled = UnsettledPixels()
   var identical = false
   /// FNV-1a over every counted pixel's position and both colours.
   var changeHash = ChangeHasher()
@@ -142,17 +142,13 @@ struct DiffKernel {
       } else if metric == .renderingNoise {
         // Inside an area already unexplained (the four neighbours scanned before it), a pixel
         // joins that patch untested: a changed screen costs a few compares a pixel.
-        if !rows.surrounded(x: x, y: y)
+        let explained =
+          !rows.surrounded(x: x, y: y)
           && (RenderingNoise.explained(a, b, x: x, y: y, maxDelta: maxDelta)
             || RenderingNoise.reblended(a, b, x: x, y: y, maxDelta: maxDelta))
-        {
-          counts.tolerated &+= 1
-          if !diffMask { mark(aaWord, at: index, &counts) }
-        } else {
-          // Judged with its patch once the scan is over.
-          counts.unexplained.append(index: index, darker: delta < 0)
-          rows.mark(x: x)
-        }
+        // Judged with its patch once the scan is over.
+        counts.unsettled.append(index: index, darker: delta < 0, explained: explained)
+        if !explained { rows.mark(x: x) }
       } else if !includeAA
         && (isAntialiased(a, x: x, y: y, other: b) || isAntialiased(b, x: x, y: y, other: a))
       {
@@ -169,13 +165,13 @@ struct DiffKernel {
     }
   }
 
-  /// At `rendering-tolerant`, after the scan: the pixels no neighbour explained are a change
-  /// where their patch is large enough (counted, drawn as differences), noise elsewhere (drawn
-  /// as anti-aliasing is).
+  /// At `rendering-tolerant`, after the scan: the pixels beyond the threshold are a change
+  /// where their patch is (`UnsettledPixels.classify`: counted, drawn as differences), noise
+  /// elsewhere (drawn as anti-aliasing is).
   func settleUnexplained(_ counts: inout DiffCounts, _ regions: inout DiffRegions) {
-    let unexplained = counts.unexplained
-    counts.unexplained = UnexplainedPixels()
-    unexplained.classify(width: width, height: height) { index, darker, isChange in
+    let unsettled = counts.unsettled
+    counts.unsettled = UnsettledPixels()
+    unsettled.classify(a, b) { index, darker, isChange in
       if isChange {
         counts.different &+= 1
         counts.changeHash.add(index: index, a[index], b[index])

@@ -6,7 +6,8 @@
 /// each image has the other's colour (within the threshold) no more than `radius` pixels away,
 /// or when it is an edge re-blended (`reblended`). What neither explains is grouped into patches (pixels up to `linkDistance` apart
 /// are one patch); a patch of fewer than `smallestChange` pixels is noise too. A word, an
-/// icon, a divider's inset, a dimmed button leave larger patches, and fail.
+/// icon, a divider's inset, a dimmed button leave larger patches, and fail. What the first two
+/// explain may still be an element moved whole, judged by `MovedElements`.
 public enum RenderingNoise {
   /// How far a pixel's colour may have moved: 2 px (a title re-laid 1 pt lower at @2x).
   public static let radius = 2
@@ -171,62 +172,106 @@ struct UnexplainedRows {
   }
 }
 
-/// The differing pixels that no neighbour explained, in scan order, kept until the scan is over
-/// and their patches can be measured.
-struct UnexplainedPixels {
-  /// Each pixel's index (row-major) times two, plus one where the current image is darker.
+/// The pixels beyond the threshold, in scan order, kept until the scan is over and their
+/// patches can be measured: those no neighbour explained, and those explained (which may be an
+/// element moved whole, `MovedElements`).
+struct UnsettledPixels {
+  /// Each pixel's index (row-major) times four, plus two where a neighbour explained it, plus
+  /// one where the current image is darker.
   private(set) var entries: [Int] = []
 
   var isEmpty: Bool { entries.isEmpty }
 
   @inline(__always)
-  mutating func append(index: Int, darker: Bool) {
-    entries.append(index &<< 1 | (darker ? 1 : 0))
+  mutating func append(index: Int, darker: Bool, explained: Bool) {
+    entries.append(index &<< 2 | (explained ? 2 : 0) | (darker ? 1 : 0))
   }
 
-  /// Calls `body(index, darker, isChange)` for every pixel in scan order, `isChange` telling
-  /// whether its patch has at least `RenderingNoise.smallestChange` pixels. Patches are found on
-  /// a bitmap of the image (one bit a pixel), so the cost is clearing the bitmap plus
-  /// O(pixels × (2 × linkDistance + 1)²).
-  func classify(width: Int, height: Int, _ body: (Int, Bool, Bool) -> Void) {
+  /// Calls `body(index, darker, isChange)` for every pixel in scan order. An unexplained pixel
+  /// is a change when its patch has at least `RenderingNoise.smallestChange` pixels; an
+  /// explained one when its patch (of explained pixels) is that large and an element moved
+  /// whole that a renderer does not move (`MovedElements`). Patches are found on bitmaps of the
+  /// image (one bit a pixel), so the cost is clearing them plus
+  /// O(pixels × (2 × linkDistance + 1)²), and for each large explained patch up to 24 shifts
+  /// tried on its pixels.
+  func classify(_ a: PixelWords, _ b: PixelWords, _ body: (Int, Bool, Bool) -> Void) {
     guard !entries.isEmpty else { return }
+    let width = a.width
+    let height = a.height
     let words = (width &* height &+ 63) >> 6
-    var pending = [UInt64](repeating: 0, count: words)
+    var unexplained = [UInt64](repeating: 0, count: words)
+    var explained = [UInt64](repeating: 0, count: words)
     for entry in entries {
-      let index = entry >> 1
-      pending[index >> 6] |= 1 << UInt64(index & 63)
+      let index = entry >> 2
+      if entry & 2 == 0 {
+        unexplained[index >> 6] |= 1 << UInt64(index & 63)
+      } else {
+        explained[index >> 6] |= 1 << UInt64(index & 63)
+      }
     }
     var changed = [UInt64](repeating: 0, count: words)
-    let link = RenderingNoise.linkDistance
-    var patch: [Int] = []
-    var stack: [Int] = []
+    var patches = PatchFinder(width: width, height: height)
+    for entry in entries where entry & 2 == 0 {
+      patches.collect(from: entry >> 2, in: &unexplained) { patch in
+        guard patch.count >= RenderingNoise.smallestChange else { return }
+        for index in patch { changed[index >> 6] |= 1 << UInt64(index & 63) }
+      }
+    }
+    var moved: [(pixels: [Int], move: MovedElements.Move)] = []
+    for entry in entries where entry & 2 != 0 {
+      patches.collect(from: entry >> 2, in: &explained) { patch in
+        guard patch.count >= RenderingNoise.smallestChange, let move = MovedElements.move(of: patch, a, b) else {
+          return
+        }
+        moved.append((patch, move))
+      }
+    }
+    for (element, isChange) in zip(moved, MovedElements.changes(moved.map(\.move))) where isChange {
+      for index in element.pixels { changed[index >> 6] |= 1 << UInt64(index & 63) }
+    }
     for entry in entries {
-      let seed = entry >> 1
-      guard pending[seed >> 6] & (1 << UInt64(seed & 63)) != 0 else { continue }
-      pending[seed >> 6] &= ~(1 << UInt64(seed & 63))
-      patch.removeAll(keepingCapacity: true)
-      stack.append(seed)
-      while let index = stack.popLast() {
-        patch.append(index)
-        let x = index % width
-        let y = index / width
-        for row in max(y - link, 0)...min(y + link, height - 1) {
-          for column in max(x - link, 0)...min(x + link, width - 1) {
-            let other = row &* width &+ column
-            let bit: UInt64 = 1 << UInt64(other & 63)
-            if pending[other >> 6] & bit != 0 {
-              pending[other >> 6] &= ~bit
-              stack.append(other)
-            }
+      let index = entry >> 2
+      body(index, entry & 1 == 1, changed[index >> 6] & (1 << UInt64(index & 63)) != 0)
+    }
+  }
+}
+
+/// Groups pixels into patches: pixels up to `RenderingNoise.linkDistance` apart (Chebyshev)
+/// are one patch.
+private struct PatchFinder {
+  let width: Int
+  let height: Int
+  private var patch: [Int] = []
+  private var stack: [Int] = []
+
+  init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
+
+  /// When `seed` is still pending in `pending`, takes its whole patch out of `pending` and
+  /// calls `body` with it.
+  mutating func collect(from seed: Int, in pending: inout [UInt64], _ body: ([Int]) -> Void) {
+    guard pending[seed >> 6] & (1 << UInt64(seed & 63)) != 0 else { return }
+    pending[seed >> 6] &= ~(1 << UInt64(seed & 63))
+    let link = RenderingNoise.linkDistance
+    patch.removeAll(keepingCapacity: true)
+    stack.append(seed)
+    while let index = stack.popLast() {
+      patch.append(index)
+      let x = index % width
+      let y = index / width
+      for row in max(y - link, 0)...min(y + link, height - 1) {
+        for column in max(x - link, 0)...min(x + link, width - 1) {
+          let other = row &* width &+ column
+          let bit: UInt64 = 1 << UInt64(other & 63)
+          if pending[other >> 6] & bit != 0 {
+            pending[other >> 6] &= ~bit
+            stack.append(other)
           }
         }
       }
-      guard patch.count >= RenderingNoise.smallestChange else { continue }
-      for index in patch { changed[index >> 6] |= 1 << UInt64(index & 63) }
     }
-    for entry in entries {
-      let index = entry >> 1
-      body(index, entry & 1 == 1, changed[index >> 6] & (1 << UInt64(index & 63)) != 0)
-    }
+    body(patch)
   }
 }

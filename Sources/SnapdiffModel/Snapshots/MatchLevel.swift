@@ -22,7 +22,9 @@ public enum MatchLevel: String, Sendable, Codable, CaseIterable {
   /// that differs beyond `strict`'s threshold is rendering noise when each image has the other's
   /// colour within 2 pixels of it (anti-aliasing, an edge moved by up to 2 pixels, glyphs
   /// re-rasterised), and so is a patch of fewer than 16 pixels left unexplained; a larger patch
-  /// (a word, an icon, an element's colour) fails. See docs/comparison.md.
+  /// (a word, an icon, an element's colour) fails, and so does an element moved whole by 1–2
+  /// pixels as a renderer does not move one (an icon or glyph, or anything sideways; a line of
+  /// text moved vertically is noise). See docs/comparison.md.
   case renderingTolerant = "rendering-tolerant"
 
   /// What the pixel kernel runs at this level: `layout` and `text-aware` decide from element
