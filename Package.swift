@@ -98,20 +98,28 @@ let engineTargets: [Target] = [
     pkgConfig: "libpng",
     providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
   ),
-  // snapdiff's C code. The PNG reader: libpng's classic read API with its own setjmp (Swift
-  // cannot call setjmp; raw samples, header checks before any allocation, rows decoded straight
-  // into a caller's buffer) and a fast path for 8-bit RGB/RGBA files (CPNGFastDecode.c: chunks
-  // walked here, inflated by libdeflate, rows unfiltered with SSE). The PNG writers
-  // (CPNGWriter.c): the fast one for diff images and the compact one for baselines (row filters
-  // chosen as libpng does, CPNGFilters.c; libdeflate). A deflate encoder for palette scanlines
-  // that matches runs and the row above (CRunDeflate.c). SHA-256 with the x86-64 SHA extensions
-  // where cpuid has them (CSHA256.c), for the blob store.
+  // snapdiff's C code, one target a job (as libdeflate keeps its x86/ and arm/ code apart).
+  // The one run-time CPU-feature check (cpuid, asked once a process): the decoder's SSSE3 and
+  // SSE4.1 rows and SHA-256's SHA extensions ask it. The build targets plain x86-64.
+  .target(name: "CCPUFeatures"),
+  // The PNG codec. The reader: libpng's classic read API with its own setjmp (Swift cannot call
+  // setjmp; raw samples, header checks before any allocation, rows decoded straight into a
+  // caller's buffer) and a fast path for 8-bit RGB/RGBA files (CPNGFastDecode.c: chunks walked
+  // here, inflated by libdeflate, rows unfiltered with SSE). The writers (CPNGWriter.c): the fast
+  // one for diff images and the compact one for baselines (row filters chosen as libpng does,
+  // CPNGFilters.c; libdeflate).
   .target(
-    name: "CPNGReader",
-    dependencies: ["CLibPNG"] + (hasLibdeflate ? ["CLibdeflate"] : []),
+    name: "CPNGCodec",
+    dependencies: ["CLibPNG", "CDeflate", "CCPUFeatures"] + (hasLibdeflate ? ["CLibdeflate"] : []),
     cSettings: hasLibdeflate ? [.define("CPNG_HAVE_LIBDEFLATE")] : [],
     linkerSettings: hasLibdeflate ? [.linkedLibrary("deflate")] : []
   ),
+  // A deflate encoder for diff images' palette scanlines that matches runs and the row above
+  // (CRunDeflate.c), for the fast writer.
+  .target(name: "CDeflate"),
+  // SHA-256 with the x86-64 SHA extensions where the processor has them (CSHA256.c), for the
+  // blob store; SnapdiffCore's SHA256 keeps plain-Swift rounds for the rest.
+  .target(name: "CHashing", dependencies: ["CCPUFeatures"]),
   // LittleCMS (Debian: liblcms2-dev): PNG colour profiles (iCCP, sRGB, gAMA/cHRM) converted
   // to sRGB when two images' profiles differ. A kept library rather than hand-written ICC code.
   .systemLibrary(
@@ -125,7 +133,7 @@ let engineTargets: [Target] = [
   // LZ4 (Debian: liblz4-dev): the cache of decoded baselines holds LZ4 blocks, which come back
   // several times faster than a PNG decodes (scripts/bench/check_cache.sh; docs/performance.md).
   .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"]), .brew(["lz4"])]),
-  .target(name: "SnapdiffCore", dependencies: ["SnapdiffModel", "CLibPNG", "CPNGReader", "CLCMS2", "CZlib", "CLZ4"]),
+  .target(name: "SnapdiffCore", dependencies: ["SnapdiffModel", "CLibPNG", "CPNGCodec", "CHashing", "CLCMS2", "CZlib", "CLZ4"]),
   // `snapdiff serve`: the API, the review page and the run index. Only this target and
   // `snapdiff-serve` link Hummingbird and GRDB; SnapdiffCore and `snapdiff` stay free of them.
   .target(

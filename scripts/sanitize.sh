@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the tests under a sanitizer, in its own build folder (SwiftPM's --sanitize instruments
-# the Swift targets and the C targets, CPNGReader included, and links the runtime):
+# the Swift targets and the C targets, CPNGCodec included, and links the runtime):
 #
 #   scripts/sanitize.sh address   # the whole suite under AddressSanitizer       (.build-asan)
 #   scripts/sanitize.sh thread    # the concurrent parts under ThreadSanitizer   (.build-tsan):

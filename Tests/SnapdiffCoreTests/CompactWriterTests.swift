@@ -1,5 +1,5 @@
 // The compact writer (`PNGEncoder(speed: .compact)`: baselines, rendered trees): snapdiff's own,
-// with libpng's filter heuristic and libdeflate (Sources/CPNGReader/CPNGWriter.c, CPNGFilters.c),
+// with libpng's filter heuristic and libdeflate (Sources/CPNGCodec/CPNGWriter.c, CPNGFilters.c),
 // read back by libpng and by the fast decode path against the pixels it was given and against
 // libpng's own writer.
 import SnapdiffCore

@@ -1,4 +1,4 @@
-import CPNGReader
+import CPNGCodec
 import SnapdiffCore
 import Testing
 

@@ -134,7 +134,7 @@ struct FuzzRegressionTests {
 
   /// `png-itxt-2gb-length.png`: a 1953-byte file whose iTXt chunk claims 2,033,975,333 bytes.
   /// libpng allocated and zeroed the claimed length before reading the chunk (2 GB, 3 s per
-  /// decode; the fuzzer's 2 GB limit stopped it). Fixed: CPNGReader has libpng skip the text,
+  /// decode; the fuzzer's 2 GB limit stopped it). Fixed: CPNGCodec has libpng skip the text,
   /// ICC, Exif and other metadata chunks it would buffer whole (none of them changes a pixel).
   @Test("a chunk claiming 2 GB in a 2 KB file fails at once, without allocating the claim")
   func hugeChunkLength() throws {

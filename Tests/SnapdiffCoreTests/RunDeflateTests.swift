@@ -1,4 +1,4 @@
-// The fast writer's deflate encoder for palette images (Sources/CPNGReader/CRunDeflate.c),
+// The fast writer's deflate encoder for palette images (Sources/CDeflate/CRunDeflate.c),
 // driven through `PNGEncoder(speed: .fast)` and read back by libpng (zlib's inflate) and by the
 // fast decode path: every kind of block it writes, and the edges of its matches.
 import SnapdiffCore

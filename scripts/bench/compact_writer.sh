@@ -11,9 +11,10 @@ cd "$(dirname "$0")/../.."
 rounds=${1:-11} work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 [[ -d .build-bench/corpus ]] || { echo "compact_writer.sh: run scripts/bench.sh first (it makes the corpus)" >&2; exit 2; }
-src=Sources/CPNGReader
-cc -O2 -DCPNG_HAVE_LIBDEFLATE -I "$src" -I "$src/include" scripts/bench/encoders/compact_writer.c \
-  "$src/CPNGWriter.c" "$src/CPNGFilters.c" "$src/CRunDeflate.c" "$src/CPNGFastDecode.c" "$src/CPNGReader.c" \
+src=Sources/CPNGCodec
+cc -O2 -DCPNG_HAVE_LIBDEFLATE -I "$src" -I "$src/include" -I Sources/CDeflate/include -I Sources/CCPUFeatures/include \
+  scripts/bench/encoders/compact_writer.c "$src/CPNGWriter.c" "$src/CPNGFilters.c" "$src/CPNGFastDecode.c" \
+  "$src/CPNGReader.c" Sources/CDeflate/CRunDeflate.c Sources/CCPUFeatures/CCPUFeatures.c \
   -lpng -lz -ldeflate -lpthread -o "$work/compact_writer"
 snapdiff=.build/release/snapdiff
 images=(.build-bench/corpus/iphone-a.png .build-bench/corpus/fhd-a.png .build-bench/corpus/4k-a.png)

@@ -15,7 +15,7 @@ corpus=.build-bench/corpus work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 [[ -x "$snapdiff" ]] || { echo "diff_encoders.sh: no snapdiff at $snapdiff (swift build -c release)" >&2; exit 2; }
 [[ -d "$corpus" ]] || { echo "diff_encoders.sh: run scripts/bench.sh first (it makes the corpus)" >&2; exit 2; }
-cc -O2 -I Sources/CPNGReader scripts/bench/encoders/diff_encoders.c Sources/CPNGReader/CRunDeflate.c \
+cc -O2 -I Sources/CDeflate/include scripts/bench/encoders/diff_encoders.c Sources/CDeflate/CRunDeflate.c \
   -lz -ldeflate -o "$work/diff_encoders"
 for pair in ${BENCH_PAIRS:-iphone fhd 4k}; do
   "$snapdiff" compare "$corpus/$pair-a.png" "$corpus/$pair-b.png" --diff "$work/diff.png" >/dev/null || true

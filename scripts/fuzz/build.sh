@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets in .build-fuzz/libfuzzer/ (or $FUZZ_OUT): SnapdiffCore's Swift
-# sources and CPNGReader's C sources instrumented for libFuzzer and AddressSanitizer, then one
+# sources and the C targets' sources (CPNGCodec, CDeflate, CHashing, CCPUFeatures) instrumented for libFuzzer and AddressSanitizer, then one
 # executable per harness in scripts/fuzz/harness/ (fuzz-png, fuzz-tree, fuzz-xcui, fuzz-diff, fuzz-levels,
 # fuzz-store, fuzz-request, fuzz-cache, fuzz-encode, fuzz-merge, fuzz-log).
 #
@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$PWD
 OUT=${FUZZ_OUT:-$ROOT/.build-fuzz/libfuzzer}
-mkdir -p "$OUT/obj" "$OUT/modules/CPNGReader" "$OUT/bin"
+mkdir -p "$OUT/obj" "$OUT/modules/CPNGCodec" "$OUT/modules/CHashing" "$OUT/bin"
 
 PNG_CFLAGS=$(pkg-config --cflags libpng 2>/dev/null || echo "-I/usr/include/libpng16")
 SAN="-fsanitize=fuzzer-no-link,address"
@@ -23,27 +23,35 @@ if [ -f /usr/include/libdeflate.h ] && [ -z "${SNAPDIFF_NO_LIBDEFLATE:-}" ]; the
   DEFLATE_CFLAGS="-DCPNG_HAVE_LIBDEFLATE" DEFLATE_LIBS="-ldeflate"
 fi
 
-# CPNGReader's module map (SwiftPM makes one for include/; here it is written by hand).
-cat >"$OUT/modules/CPNGReader/module.modulemap" <<MAP
-module CPNGReader {
-  umbrella header "$ROOT/Sources/CPNGReader/include/CPNGReader.h"
+# The module maps of the C targets SnapdiffCore imports (SwiftPM makes one for each include/;
+# here they are written by hand).
+C_TARGETS=(CPNGCodec CDeflate CHashing CCPUFeatures)
+for module in CPNGCodec CHashing; do
+  cat >"$OUT/modules/$module/module.modulemap" <<MAP
+module $module {
+  umbrella "$ROOT/Sources/$module/include"
   export *
 }
 MAP
+done
+C_INCLUDES=()
+for target in "${C_TARGETS[@]}"; do C_INCLUDES+=(-I "Sources/$target/include"); done
 
-echo "fuzz: compiling CPNGReader (C, $SAN)" >&2
+echo "fuzz: compiling ${C_TARGETS[*]} (C, $SAN)" >&2
 C_OBJECTS=()
-for source in Sources/CPNGReader/*.c; do
-  object="$OUT/obj/$(basename "$source" .c).o"
-  clang -c -O1 -g $SAN $PNG_CFLAGS $DEFLATE_CFLAGS -I Sources/CPNGReader/include -I Sources/CPNGReader \
-    "$source" -o "$object"
-  C_OBJECTS+=("$object")
+for target in "${C_TARGETS[@]}"; do
+  for source in Sources/"$target"/*.c; do
+    object="$OUT/obj/$(basename "$source" .c).o"
+    clang -c -O1 -g $SAN $PNG_CFLAGS $DEFLATE_CFLAGS "${C_INCLUDES[@]}" -I "Sources/$target" \
+      "$source" -o "$object"
+    C_OBJECTS+=("$object")
+  done
 done
 
 SWIFT_FLAGS=(-sanitize=fuzzer,address -O -g -parse-as-library -package-name snapdiff
   -I "$ROOT/Sources/CLibPNG" -I "$ROOT/Sources/CLCMS2" -I "$ROOT/Sources/CZlib" -I "$ROOT/Sources/CLZ4"
-  -I "$OUT/modules/CPNGReader" -I "$OUT/modules"
-  -Xcc "-I$ROOT/Sources/CPNGReader/include" -Xcc "${PNG_CFLAGS}")
+  -I "$OUT/modules/CPNGCodec" -I "$OUT/modules/CHashing" -I "$OUT/modules"
+  -Xcc "-I$ROOT/Sources/CPNGCodec/include" -Xcc "-I$ROOT/Sources/CHashing/include" -Xcc "${PNG_CFLAGS}")
 
 echo "fuzz: compiling SnapdiffCore (Swift, -sanitize=fuzzer,address)" >&2
 # SnapdiffModel's sources join SnapdiffCore's in one module here (its re-export, Exports.swift,

@@ -1,4 +1,4 @@
-import CPNGReader
+import CPNGCodec
 
 /// Decodes PNG files of every colour type and bit depth to 8-bit RGBA.
 ///

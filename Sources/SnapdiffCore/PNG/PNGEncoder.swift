@@ -1,7 +1,7 @@
 import CLibPNG
-import CPNGReader
+import CPNGCodec
 
-/// Encodes 8-bit RGBA rasters as PNG with snapdiff's own writer (`Sources/CPNGReader/CPNGWriter.c`):
+/// Encodes 8-bit RGBA rasters as PNG with snapdiff's own writer (`Sources/CPNGCodec/CPNGWriter.c`):
 /// `.compact` (baselines, rendered frames) with libpng's choice of row filters and libdeflate,
 /// `.fast` (diff images) without filters and with a quick deflate. Built without libdeflate,
 /// `.compact` is libpng's simplified writer.

@@ -6,8 +6,10 @@
  * Each file written is read back with libpng and compared with the pixels.
  *
  * Build (scripts/bench/compact_writer.sh does it): cc -O2 -DCPNG_HAVE_LIBDEFLATE
- *   -I Sources/CPNGReader -I Sources/CPNGReader/include compact_writer.c
- *   Sources/CPNGReader/{CPNGWriter,CPNGFilters,CRunDeflate,CPNGFastDecode,CPNGReader}.c
+ *   -I Sources/CPNGCodec -I Sources/CPNGCodec/include -I Sources/CDeflate/include
+ *   -I Sources/CCPUFeatures/include compact_writer.c
+ *   Sources/CPNGCodec/{CPNGWriter,CPNGFilters,CPNGFastDecode,CPNGReader}.c
+ *   Sources/CDeflate/CRunDeflate.c Sources/CCPUFeatures/CCPUFeatures.c
  *   -lpng -lz -ldeflate -lpthread
  * Usage: compact_writer PNG [ROUNDS]
  */

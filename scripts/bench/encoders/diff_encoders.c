@@ -5,13 +5,13 @@
  * the halves deflated one after the other on one thread here (so the time is the CPU the
  * writer spends on both of its threads), and each output inflated again with zlib and checked.
  *
- *   run-and-row    snapdiff's own (Sources/CPNGReader/CRunDeflate.c)
+ *   run-and-row    snapdiff's own (Sources/CDeflate/CRunDeflate.c)
  *   zlib level 1   what the writer used before (raw deflate, a sync flush after the first half)
  *   libdeflate 1/2 libdeflate's compressor, the whole image at once (it cannot end a part with a
  *                  sync flush, so it cannot be split across threads)
  *
  * Build (scripts/bench/diff_encoders.sh does it):
- *   cc -O2 -I Sources/CPNGReader diff_encoders.c Sources/CPNGReader/CRunDeflate.c -lz -ldeflate
+ *   cc -O2 -I Sources/CDeflate/include diff_encoders.c Sources/CDeflate/CRunDeflate.c -lz -ldeflate
  * Usage: diff_encoders LINES_FILE WIDTH [ROUNDS]
  * Prints one line an encoder: median and minimum milliseconds, and the deflated size in bytes.
  */

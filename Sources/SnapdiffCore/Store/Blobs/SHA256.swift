@@ -1,4 +1,4 @@
-import CPNGReader
+import CHashing
 
 #if canImport(Glibc)
   import Glibc
@@ -11,7 +11,7 @@ import CPNGReader
 /// Foundation on Linux has no CryptoKit, and swift-crypto would bring BoringSSL into every
 /// target for one function. On x86-64 processors with the SHA extensions (SHA-NI; cpuid asked
 /// once) the blocks go through `sha256rnds2`/`sha256msg1`/`sha256msg2` in C
-/// (`Sources/CPNGReader/CSHA256.c`); elsewhere through the standard's algorithm in plain Swift,
+/// (`Sources/CHashing/CSHA256.c`); elsewhere through the standard's algorithm in plain Swift,
 /// one 64-byte block at a time. Both are checked against the standard's test vectors and
 /// against each other (`BlobStoreTests`).
 ///

@@ -1,5 +1,5 @@
 import CLZ4
-import CPNGReader
+import CPNGCodec
 
 #if canImport(Glibc)
   import Glibc

@@ -100,8 +100,4 @@ int cpng_keep_freed_buffers(void);
  */
 const char *cpng_inflater(void);
 
-/* The fast writer for diff images and the SHA-NI SHA-256 live beside the reader. */
-#include "CPNGWriter.h"
-#include "CSHA256.h"
-
 #endif

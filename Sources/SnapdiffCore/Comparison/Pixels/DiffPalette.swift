@@ -1,4 +1,4 @@
-import CPNGReader
+import CPNGCodec
 
 /// A diff image drawn straight as palette indexes, in the form a PNG stores them: `height`
 /// scanlines of a 0 filter byte and one index a pixel. A diff image has few colours (the

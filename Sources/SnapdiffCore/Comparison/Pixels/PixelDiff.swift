@@ -1,4 +1,4 @@
-import CPNGReader
+import CPNGCodec
 
 #if canImport(Glibc)
   import Glibc

@@ -1,26 +1,13 @@
 #include "CSHA256.h"
 
+#include "CCPUFeatures.h"
+
 #include <string.h>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
 #include <immintrin.h>
 
-int csha256_hardware(void) {
-  static int known = -1;
-  int value = __atomic_load_n(&known, __ATOMIC_RELAXED);
-  if (value < 0) {
-    unsigned eax, ebx, ecx, edx;
-    value = 0;
-    if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_SSSE3) && (ecx & bit_SSE4_1) &&
-        __get_cpuid_max(0, NULL) >= 7) {
-      __cpuid_count(7, 0, eax, ebx, ecx, edx);
-      value = (ebx & bit_SHA) != 0;
-    }
-    __atomic_store_n(&known, value, __ATOMIC_RELAXED);
-  }
-  return value;
-}
+int csha256_hardware(void) { return ccpu_has(CCPU_SSSE3 | CCPU_SSE4_1 | CCPU_SHA); }
 
 static const uint32_t k[64] __attribute__((aligned(16))) = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,

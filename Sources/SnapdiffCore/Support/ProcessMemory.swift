@@ -1,4 +1,4 @@
-import CPNGReader
+import CPNGCodec
 
 /// How the process's allocator treats large buffers.
 public enum ProcessMemory {

@@ -14,8 +14,9 @@
 #include <libdeflate.h>
 #endif
 
+#include "CCPUFeatures.h"
+
 #if defined(__SSE2__)
-#include <cpuid.h>
 #include <emmintrin.h>
 #include <smmintrin.h>
 #endif
@@ -126,21 +127,8 @@ static inline void store4(uint8_t *p, __m128i v, uint32_t alpha) {
   memcpy(p, &x, 4);
 }
 
-/* The processor's feature bits (cpuid leaf 1, ECX; 0 when cpuid cannot tell), asked once: in a
- * VM each cpuid is a trip to the hypervisor. */
-static uint32_t cpuid_features(void) {
-  static int64_t known = -1;
-  int64_t value = __atomic_load_n(&known, __ATOMIC_RELAXED);
-  if (value < 0) {
-    unsigned eax, ebx, ecx, edx;
-    value = __get_cpuid(1, &eax, &ebx, &ecx, &edx) ? ecx : 0;
-    __atomic_store_n(&known, value, __ATOMIC_RELAXED);
-  }
-  return (uint32_t)value;
-}
-
-/* Whether the processor has SSE4.1 (ECX bit 19). */
-static int has_sse41(void) { return (cpuid_features() & bit_SSE4_1) != 0; }
+/* Whether the processor has SSE4.1 (asked of CCPUFeatures, which asks cpuid once). */
+static int has_sse41(void) { return ccpu_has(CCPU_SSE4_1); }
 
 /* A Paeth row with SSE4.1, chosen at run time (the build targets plain x86-64): the same
  * predictor as the SSE2 loop in unfilter_row, with its two selects as PBLENDVB, one operation
@@ -222,7 +210,7 @@ __attribute__((target("sse4.1"))) static void paeth_two_rows_sse41(const uint8_t
 }
 
 /* Whether the processor has SSSE3 (ECX bit 9). */
-static int has_ssse3(void) { return (cpuid_features() & bit_SSSE3) != 0; }
+static int has_ssse3(void) { return ccpu_has(CCPU_SSSE3); }
 
 /* An RGB row filtered with None, Sub or Up, four pixels at a time with SSSE3, chosen at run
  * time: PSHUFB spreads 12 bytes of input into four RGBA pixels (alpha 0), then Up adds the row

@@ -1,4 +1,4 @@
-import CPNGReader
+import CPNGCodec
 
 /// A comparison's result with what drawing its diff image needs (`PixelDiff.compareKeepingMarks`):
 /// the marked pixels the counting pass recorded and the baseline under them. A failed snapshot
