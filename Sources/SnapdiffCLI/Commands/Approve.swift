@@ -177,7 +177,8 @@ extension Snapdiff {
       try reportingErrors {
         let resolved = try project.project()
         let folder = try RunFolder.open(in: resolved.runsDirectory, id: runSelection.runID)
-        let chosen = try Review(folder: folder, storeRoot: resolved.store.root).approveAsNoise(selection, dryRun: dryRun)
+        let chosen = try Review(folder: folder, storeRoot: resolved.store.root).approveAsNoise(
+          selection, dryRun: dryRun)
         let verb = dryRun ? "would approve" : "approved"
         print(
           "\(verb) \(chosen.count) difference\(chosen.count == 1 ? "" : "s") of run \(folder.id) as known noise (baselines kept):"

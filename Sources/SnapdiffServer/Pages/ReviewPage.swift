@@ -109,7 +109,8 @@ enum ReviewPage {
     if let branch = record.branch, !(record.overlays ?? []).isEmpty {
       embedding.bodyAttributes["data-overlay"] = branch
     }
-    embedding.head = "\(noFavicon)<style>\n\(barStyles)\(reviewStyles)\(liveStyles)\(branchStyles)\(approvalsStyles)</style>\n"
+    embedding.head =
+      "\(noFavicon)<style>\n\(barStyles)\(reviewStyles)\(liveStyles)\(branchStyles)\(approvalsStyles)</style>\n"
     embedding.top =
       bar(authRequired: authRequired, title: title.isEmpty ? "run \(record.id)" : title, backLink: true, extra: state)
       + branchStrip(record, overlay: overlay)

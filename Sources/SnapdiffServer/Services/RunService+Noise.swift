@@ -16,7 +16,8 @@ extension RunService {
     try check(selection, in: record)
     let chosen: [(snapshot: SnapshotRecord, fingerprint: NoiseFingerprint)]
     do {
-      chosen = try Review(folder: folder, storeRoot: configuration.store.root, user: caller).approveAsNoise(selection, dryRun: dryRun)
+      chosen = try Review(folder: folder, storeRoot: configuration.store.root, user: caller).approveAsNoise(
+        selection, dryRun: dryRun)
     } catch let error as RunError {
       throw APIError.conflict(error.message)
     }

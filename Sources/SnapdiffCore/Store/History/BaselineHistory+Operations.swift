@@ -239,28 +239,28 @@ extension BaselineHistory {
       // The order every writer locks (`FileLock.Rank`): the blobs, the runs, the store.
       let undone: [ApprovalEntry]? = try blobs.whileAdding {
         try withLocks(folders.values.sorted { $0.id < $1.id }) {
-        let undos = try blobs.whileAdding {
-          try store.withLock { () -> [ApprovalEntry]? in
-            let chosen = try choose(LogState(try entries()), true)
-            guard chosen.map(\.id) == planned.map(\.id) else { return nil }
-            let operation = Self.newID()
-            var undos: [ApprovalEntry] = []
-            do {
-              for approval in chosen {
-                undos.append(try revert(approval, of: SnapshotKey(approval.key), user: user, operation: operation))
-                progress?(undos.count, chosen.count)
+          let undos = try blobs.whileAdding {
+            try store.withLock { () -> [ApprovalEntry]? in
+              let chosen = try choose(LogState(try entries()), true)
+              guard chosen.map(\.id) == planned.map(\.id) else { return nil }
+              let operation = Self.newID()
+              var undos: [ApprovalEntry] = []
+              do {
+                for approval in chosen {
+                  undos.append(try revert(approval, of: SnapshotKey(approval.key), user: user, operation: operation))
+                  progress?(undos.count, chosen.count)
+                }
+              } catch {
+                // What was put back is logged, whatever stopped the rest.
+                try log.append(contentsOf: undos)
+                throw error
               }
-            } catch {
-              // What was put back is logged, whatever stopped the rest.
               try log.append(contentsOf: undos)
-              throw error
+              return undos
             }
-            try log.append(contentsOf: undos)
-            return undos
           }
-        }
-        if undos != nil { try reopenSnapshots(of: planned) }
-        return undos
+          if undos != nil { try reopenSnapshots(of: planned) }
+          return undos
         }
       }
       if let undone {
