@@ -101,22 +101,9 @@ extension BaselineStore {
     throws -> Previous
   {
     try Self.checkVariantName(name)
-    let path = variantWritePath(for: key, named: name)
-    let treePath = variantWritePath(for: key, named: name, suffix: ".tree.json")
-    let treeBytes = try tree?.encoded()
-    return try withLock {
-      try confinement.check(path)
-      try confinement.check(treePath)
-      let previous = try Previous(png: readIfFile(path), tree: readIfFile(treePath))
-      try prepareFolder(for: path)
-      try confinement.write(png, to: path)
-      if let treeBytes {
-        try confinement.write(treeBytes, to: treePath)
-      } else {
-        try confinement.remove(treePath)
-      }
-      return previous
-    }
+    return try replaceFiles(
+      png, tree: tree, at: variantWritePath(for: key, named: name),
+      treePath: variantWritePath(for: key, named: name, suffix: ".tree.json"))
   }
 
   /// Deletes a variant (and its tree), only when its bytes still hash to `hash` (when given),

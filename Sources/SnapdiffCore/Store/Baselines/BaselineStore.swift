@@ -155,8 +155,12 @@ public struct BaselineStore: Sendable {
   /// other writer's baseline comes between): what an approval logs as the old baseline.
   @discardableResult
   public func replace(_ png: [UInt8], tree: ElementTree? = nil, for key: SnapshotKey) throws -> Previous {
-    let path = writePath(for: key)
-    let treePath = writePath(for: key, suffix: ".tree.json")
+    try replaceFiles(png, tree: tree, at: writePath(for: key), treePath: writePath(for: key, suffix: ".tree.json"))
+  }
+
+  /// Under the lock: `png` written at `path` and the tree at `treePath` (removed without one),
+  /// returning what they held before. The one write of a baseline or a variant an approval logs.
+  func replaceFiles(_ png: [UInt8], tree: ElementTree?, at path: String, treePath: String) throws -> Previous {
     let treeBytes = try tree?.encoded()
     return try withLock {
       try confinement.check(path)
