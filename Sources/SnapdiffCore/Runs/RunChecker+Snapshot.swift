@@ -190,8 +190,9 @@ extension RunChecker {
   }
 
   /// The verdict's consequences: a failed snapshot keeps its frame and a diff image in the run,
-  /// and the record mode may write the baseline. A frame that did not match its baseline is
-  /// first tried against the snapshot's variants (`matchingVariant`): one it matches passes it.
+  /// and the record mode may write the baseline. A frame that did not match its baseline, on a
+  /// difference not known as noise, is tried against the snapshot's variants
+  /// (`matchingVariant`): one it matches passes it.
   private func conclude(
     _ key: SnapshotKey, passed: Bool, identical: Bool, changeHash: String?, baseline: BaselineStore.Location,
     compared: BaselineStore.Compared, current: Frame, png: () throws -> [UInt8], folder: RunFolder,
@@ -199,16 +200,18 @@ extension RunChecker {
     diffPNG: () throws -> [UInt8],
     matchingVariant: () throws -> SnapshotCheck.VariantMatch<VariantPass>? = { nil }
   ) throws -> SnapshotRecord {
-    if !passed, let match = try matchingVariant() {
-      return try passedByVariant(match, folder: folder, into: record)
-    }
     var record = record
-    let images = RunImages(folder: folder, blobs: blobs)
     // A difference approved as noise on this baseline passes; its frame and diff image are
-    // still kept, so that the report shows what was let through.
+    // still kept, so that the report shows what was let through. Only then are the variants
+    // tried, as `SnapshotCheck.check` does: the fingerprint costs one file, a variant a
+    // comparison.
     let noise = try rule.knownNoise(passed: passed, changeHash: changeHash, at: baseline, in: store) {
       record.baselineHash
     }
+    if !passed, noise == nil, let match = try matchingVariant() {
+      return try passedByVariant(match, folder: folder, into: record)
+    }
+    let images = RunImages(folder: folder, blobs: blobs)
     record.knownNoise = noise
     let verdict = rule.verdict(passed: passed || noise != nil, identical: identical)
     record.status = verdict.status
