@@ -48,37 +48,25 @@ public struct ReviewGroup: Sendable, Equatable {
   /// can act on), the largest first, then by first key. Two snapshots are in one group when
   /// they have the same `changeHash` or the same `SimilarChange` signature, and transitively.
   public static func groups(of snapshots: [SnapshotRecord]) -> [ReviewGroup] {
-    var parent = Array(snapshots.indices)
-    func root(_ index: Int) -> Int {
-      var index = index
-      while parent[index] != index {
-        parent[index] = parent[parent[index]]
-        index = parent[index]
-      }
-      return index
-    }
-    func join(_ first: Int, _ second: Int) {
-      let (a, b) = (root(first), root(second))
-      if a != b { parent[max(a, b)] = min(a, b) }
-    }
+    var sets = DisjointSets(count: snapshots.count)
     var firstByHash: [String: Int] = [:]
     var firstBySignature: [String: Int] = [:]
     var similar: [Int: SimilarChange] = [:]
     for (index, snapshot) in snapshots.enumerated() {
       if let hash = snapshot.changeHash {
-        if let first = firstByHash[hash] { join(first, index) } else { firstByHash[hash] = index }
+        if let first = firstByHash[hash] { sets.join(first, index) } else { firstByHash[hash] = index }
       }
       if let change = SimilarChange(snapshot) {
         similar[index] = change
         if let first = firstBySignature[change.signature] {
-          join(first, index)
+          sets.join(first, index)
         } else {
           firstBySignature[change.signature] = index
         }
       }
     }
     var members: [Int: [Int]] = [:]
-    for index in snapshots.indices { members[root(index), default: []].append(index) }
+    for index in snapshots.indices { members[sets.root(index), default: []].append(index) }
     return members.values.compactMap { indices -> ReviewGroup? in
       guard indices.count >= 2 else { return nil }
       let keys = indices.map { snapshots[$0].key }.sorted()

@@ -89,15 +89,7 @@ enum MovedElements {
   /// pieces of its glyphs' tops and bottoms, a word's space apart (on the corpus up to 1.1 times
   /// the taller piece: the flag of a "1" after "Section").
   static func changes(_ moves: [Move]) -> [Bool] {
-    var parent = Array(moves.indices)
-    func root(_ index: Int) -> Int {
-      var index = index
-      while parent[index] != index {
-        parent[index] = parent[parent[index]]
-        index = parent[index]
-      }
-      return index
-    }
+    var sets = DisjointSets(count: moves.count)
     for first in moves.indices where moves[first].dx == 0 {
       for second in moves.indices where second > first && moves[second].dx == 0 {
         let (one, two) = (moves[first], moves[second])
@@ -105,20 +97,21 @@ enum MovedElements {
         let across = max(one.minX, two.minX) - min(one.maxX, two.maxX) - 1
         let along = max(one.minY, two.minY) - min(one.maxY, two.maxY) - 1
         if max(across, along) <= 2 * max(one.maxY - one.minY, two.maxY - two.minY) + 2 {
-          parent[root(second)] = root(first)
+          sets.join(first, second)
         }
       }
     }
     var elements: [Int: (minX: Int, minY: Int, maxX: Int, maxY: Int)] = [:]
     for (index, move) in moves.enumerated() where move.dx == 0 {
-      let element = elements[root(index)] ?? (move.minX, move.minY, move.maxX, move.maxY)
-      elements[root(index)] = (
+      let root = sets.root(index)
+      let element = elements[root] ?? (move.minX, move.minY, move.maxX, move.maxY)
+      elements[root] = (
         min(element.minX, move.minX), min(element.minY, move.minY), max(element.maxX, move.maxX),
         max(element.maxY, move.maxY)
       )
     }
     return moves.indices.map { index in
-      guard moves[index].dx == 0, let element = elements[root(index)] else { return true }
+      guard moves[index].dx == 0, let element = elements[sets.root(index)] else { return true }
       return element.maxX - element.minX + 1 < lineAspect * (element.maxY - element.minY + 1)
     }
   }
