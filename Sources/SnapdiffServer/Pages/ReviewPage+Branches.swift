@@ -106,17 +106,6 @@ extension ReviewPage {
     (function () {
       "use strict";
       var message = document.querySelector(".review-message");
-      function post(url) {
-        var headers = { "Content-Type": "application/json" };
-        var token = window.snapdiffToken();
-        if (token) headers.Authorization = "Bearer " + token;
-        return fetch(url, { method: "POST", headers: headers, body: "{}" }).then(function (response) {
-          return response.json().catch(function () { return {}; }).then(function (json) {
-            if (!response.ok) throw new Error((json.error && json.error.message) || response.status + " " + response.statusText);
-            return json;
-          });
-        }, function (error) { throw new Error("the server did not answer (" + error.message + ")"); });
-      }
       Array.prototype.forEach.call(document.querySelectorAll("tr[data-branch]"), function (row) {
         var cell = row.querySelector(".branch-actions");
         var branch = row.dataset.branch;
@@ -131,7 +120,7 @@ extension ReviewPage {
             if (!confirm(question)) return;
             var buttons = Array.prototype.slice.call(cell.querySelectorAll("button"));
             buttons.forEach(function (b) { b.disabled = true; });
-            post(url).then(function (result) {
+            window.snapdiffPost(url).then(function (result) {
               var count = (result.baselines || []).length;
               cell.textContent = done + " (" + count + " baseline" + (count === 1 ? "" : "s") + ")";
               row.dataset.state = className === "merge" ? "merged" : "discarded";

@@ -9,6 +9,20 @@ extension ReviewPage {
       "use strict";
       var field = document.querySelector(".serve-bar .token input");
       window.snapdiffToken = function () { return localStorage.getItem("snapdiff-token") || ""; };
+      // Every review request: `body` (JSON) posted with the token; the answer's JSON, or an error
+      // with the server's message (or that it did not answer).
+      window.snapdiffPost = function (url, body) {
+        var headers = { "Content-Type": "application/json" };
+        var token = window.snapdiffToken();
+        if (token) headers.Authorization = "Bearer " + token;
+        return fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body || {}) })
+          .then(function (response) {
+            return response.json().catch(function () { return {}; }).then(function (json) {
+              if (!response.ok) throw new Error((json.error && json.error.message) || response.status + " " + response.statusText);
+              return json;
+            });
+          }, function (error) { throw new Error("the server did not answer (" + error.message + ")"); });
+      };
       if (!field) return;
       field.value = window.snapdiffToken();
       field.addEventListener("change", function () {
@@ -62,18 +76,7 @@ extension ReviewPage {
         clearTimeout(timer);
         timer = setTimeout(function () { message.hidden = true; }, 6000);
       }
-      function post(path, body) {
-        var headers = { "Content-Type": "application/json" };
-        var token = window.snapdiffToken();
-        if (token) headers.Authorization = "Bearer " + token;
-        return fetch(api + path, { method: "POST", headers: headers, body: JSON.stringify(body || {}) })
-          .then(function (response) {
-            return response.json().catch(function () { return {}; }).then(function (json) {
-              if (!response.ok) throw new Error((json.error && json.error.message) || response.status + " " + response.statusText);
-              return json;
-            });
-          }, function (error) { throw new Error("the server did not answer (" + error.message + ")"); });
-      }
+      function post(path, body) { return window.snapdiffPost(api + path, body); }
       function snapshotPath(key) { return "/snapshots/" + encodeURIComponent(key); }
       // The failed snapshots in `card`'s group (itself included), those left out excepted.
       var live = window.snapdiffLive;
@@ -115,7 +118,7 @@ extension ReviewPage {
         undo.addEventListener("click", function () {
           undo.disabled = true;
           clearTimeout(timer);
-          postTo("\#(APIPaths.prefix)/approvals/" + encodeURIComponent(result.operation) + "/undo").then(function () {
+          window.snapdiffPost("\#(APIPaths.prefix)/approvals/" + encodeURIComponent(result.operation) + "/undo").then(function () {
             items.forEach(function (item) { setStatus(byKey[item.key], item.previousStatus || "failed"); });
           }).then(function () {
             groupsChanged();
@@ -134,17 +137,6 @@ extension ReviewPage {
         clearTimeout(timer);
         timer = setTimeout(function () { message.hidden = true; }, 15000);
         return result;
-      }
-      function postTo(url) {
-        var headers = { "Content-Type": "application/json" };
-        var token = window.snapdiffToken();
-        if (token) headers.Authorization = "Bearer " + token;
-        return fetch(url, { method: "POST", headers: headers, body: "{}" }).then(function (response) {
-          return response.json().catch(function () { return {}; }).then(function (json) {
-            if (!response.ok) throw new Error((json.error && json.error.message) || response.status + " " + response.statusText);
-            return json;
-          });
-        }, function (error) { throw new Error("the server did not answer (" + error.message + ")"); });
       }
 
       function setStatus(card, status) {
