@@ -9,11 +9,7 @@ extension Review {
     var chosen = Set<[UInt8]>()
     if selection.all { chosen.formUnion(approved.map { Array($0.key.utf8) }) }
     for pattern in selection.patterns {
-      var matches = approved.filter { $0.key.utf8.elementsEqual(pattern.utf8) }
-      if matches.isEmpty {
-        let glob = try Glob(pattern)
-        matches = approved.filter { (try? SnapshotKey($0.key)).map(glob.matches) ?? false }
-      }
+      let matches = try named(by: pattern, among: approved).matches
       if matches.isEmpty { throw RunError("no snapshot approved in run \(record.id) matches '\(pattern)'") }
       chosen.formUnion(matches.map { Array($0.key.utf8) })
     }

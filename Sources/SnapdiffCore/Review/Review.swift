@@ -85,17 +85,10 @@ public struct Review: Sendable {
     }
     if selection.new { chosen.formUnion(candidates.filter { $0.status == .new }.map(\.keyBytes)) }
     for pattern in selection.patterns {
-      // A key in the run selects itself alone, even when it holds `*` or `?`; anything else is
-      // a glob. Keys compare by their bytes (NFC and NFD spellings are two keys).
-      let exact = record.snapshots.filter { $0.key.utf8.elementsEqual(pattern.utf8) }
-      var matches = exact
-      if exact.isEmpty {
-        let glob = try Glob(pattern)
-        matches = record.snapshots.filter { (try? SnapshotKey($0.key)).map(glob.matches) ?? false }
-      }
+      let (matches, exact) = try Self.named(by: pattern, among: record.snapshots)
       if matches.isEmpty { throw RunError("no snapshot in run \(record.id) matches '\(pattern)'") }
       // A key named exactly picks its snapshot even when it was rejected.
-      let picked = exact.isEmpty ? matches.filter(actionable) : exact.filter(\.status.isReviewable)
+      let picked = exact ? matches.filter(\.status.isReviewable) : matches.filter(actionable)
       if picked.isEmpty {
         let statuses = Set(matches.map(\.status.rawValue)).sorted().joined(separator: ", ")
         if matches.contains(where: { $0.status == .rejected }) {
@@ -131,12 +124,7 @@ public struct Review: Sendable {
       chosen.formUnion(matches.map(\.keyBytes))
     }
     for pattern in selection.except {
-      let exact = record.snapshots.filter { $0.key.utf8.elementsEqual(pattern.utf8) }
-      var matches = exact
-      if exact.isEmpty {
-        let glob = try Glob(pattern)
-        matches = record.snapshots.filter { (try? SnapshotKey($0.key)).map(glob.matches) ?? false }
-      }
+      let matches = try Self.named(by: pattern, among: record.snapshots).matches
       if matches.isEmpty { throw RunError("no snapshot in run \(record.id) matches '\(pattern)' (to leave out)") }
       chosen.subtract(matches.map(\.keyBytes))
     }
@@ -375,4 +363,18 @@ public struct Review: Sendable {
 extension SnapshotRecord {
   /// The key's UTF-8 bytes: what tells two keys apart on disk.
   var keyBytes: [UInt8] { Array(key.utf8) }
+}
+
+extension Review {
+  /// The snapshots among `snapshots` that `pattern` names: the one whose key it is, even when the
+  /// key holds `*` or `?` (`exact`), else those it matches as a glob. Keys compare by their bytes
+  /// (NFC and NFD spellings are two keys). The one rule of every selector that takes keys.
+  static func named(by pattern: String, among snapshots: [SnapshotRecord]) throws
+    -> (matches: [SnapshotRecord], exact: Bool)
+  {
+    let exact = snapshots.filter { $0.key.utf8.elementsEqual(pattern.utf8) }
+    if !exact.isEmpty { return (exact, true) }
+    let glob = try Glob(pattern)
+    return (snapshots.filter { (try? SnapshotKey($0.key)).map(glob.matches) ?? false }, false)
+  }
 }
