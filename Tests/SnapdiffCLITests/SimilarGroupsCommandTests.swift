@@ -4,7 +4,8 @@ import Testing
 
 /// Groups of similar changes through the CLI, on real PNGs: `check` and `status` print the group
 /// a brand colour change makes across screens with different titles, `approve --same-as` takes it
-/// whole, `--except` leaves members out, and the run's `index.html` shows the same group.
+/// whole, `--except` leaves members out, `approve --undo --same-as` undoes that group, and the
+/// run's `index.html` shows the same group.
 @Suite("similar changes grouped (CLI)")
 struct SimilarGroupsCommandTests {
   static let blue = RGBAColor(red: 30, green: 136, blue: 229)
@@ -59,6 +60,10 @@ struct SimilarGroupsCommandTests {
       let unknown = try workspace.snapdiff(["approve", "--same-as", Self.keys[0], "--except", "Nothing*"])
       #expect(
         unknown.status != 0 && unknown.standardError.contains("'Nothing*' (to leave out)"), "\(unknown.standardError)")
+      // The undo's --same-as picks the same group: the five approved, not only KEY's own change.
+      let undo = try workspace.snapdiff(["approve", "--undo", "--same-as", Self.keys[3], "--run", run])
+      #expect(undo.status == 0, "\(undo.standardError)")
+      #expect(try workspace.lastStatuses() == Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, "failed") }))
     }
   }
 }

@@ -17,8 +17,12 @@ extension Review {
       guard let reference = record.snapshots.first(where: { $0.key.utf8.elementsEqual(key.utf8) }) else {
         throw RunError("no snapshot '\(key)' in run \(record.id)")
       }
-      guard let hash = reference.changeHash else { throw RunError("'\(key)' has no change to match") }
-      chosen.formUnion(approved.filter { $0.changeHash == hash }.map { Array($0.key.utf8) })
+      guard reference.changeHash != nil else { throw RunError("'\(key)' has no change to match") }
+      // The group approve's `--same-as` picks (`ReviewGroup`): the same change, or the same kind
+      // of edit, so an undo takes back what the same selector approved.
+      let others = approved.filter { $0.changeHash != nil && !$0.keyBytes.elementsEqual(reference.keyBytes) }
+      let members = Set(ReviewGroup.members(of: key, among: [reference] + others).map { Array($0.utf8) })
+      chosen.formUnion(approved.filter { members.contains($0.keyBytes) }.map(\.keyBytes))
     }
     if let group = selection.difference {
       chosen.formUnion(approved.filter { $0.difference?.group == group }.map { Array($0.key.utf8) })
