@@ -46,6 +46,23 @@ struct RenderedScreen {
     return copy
   }
 
+  /// The screen as another OS or simulator renders the rest of it: the button's fill (the
+  /// shape 40 px wide) one level darker, a shade re-blended under every threshold. A re-render
+  /// leaves such traces, so a line moved with them is not the pair's only difference
+  /// (`MovedElements.loneMove`).
+  func reRendered() -> RenderedScreen {
+    var copy = self
+    copy.shapes = shapes.map { shape in
+      guard shape.width == 40 else { return shape }
+      var shape = shape
+      shape.color = RGBAColor(
+        red: shape.color.red.saturatingDecrement, green: shape.color.green.saturatingDecrement,
+        blue: shape.color.blue.saturatingDecrement)
+      return shape
+    }
+    return copy
+  }
+
   func image() -> RGBAImage {
     var image = RGBAImage(width: width, height: height, filledWith: background)
     for shape in shapes {
@@ -86,4 +103,8 @@ struct RenderedScreen {
     screen.shapes.append(Shape(x: 110, y: 30, width: 40, height: 10, color: RGBAColor(red: 0, green: 122, blue: 255)))
     return screen
   }
+}
+
+extension UInt8 {
+  fileprivate var saturatingDecrement: UInt8 { self == 0 ? 0 : self - 1 }
 }

@@ -32,7 +32,7 @@ struct RenderingTolerantMoveTests {
   func textLineHigher() throws {
     var screen = RenderedScreen.list()
     screen.shapes += RenderedScreen.word(x: 16, y: 86) + RenderedScreen.word(x: 56, y: 86)
-    let higher = screen.moved(dx: 0, dy: -1) { $0.y >= 86 }
+    let higher = screen.moved(dx: 0, dy: -1) { $0.y >= 86 }.reRendered()
     #expect(try RenderingTolerantTests.compare(screen, higher).status == 1)
     let output = try RenderingTolerantTests.tolerant(screen, higher, ["--json"])
     #expect(output.status == 0, "\(output.standardOutput)")
@@ -42,7 +42,7 @@ struct RenderingTolerantMoveTests {
   @Test("a chevron moved 1 px up fails, every pixel of its move counted; strict fails it too")
   func iconNudged() throws {
     let screen = Self.screenWithChevron()
-    let nudged = screen.moved(dx: 0, dy: -1) { $0.x >= 120 && $0.y >= 80 }
+    let nudged = screen.moved(dx: 0, dy: -1) { $0.x >= 120 && $0.y >= 80 }.reRendered()
     #expect(try RenderingTolerantTests.compare(screen, nudged).status == 1)
     let output = try RenderingTolerantTests.tolerant(screen, nudged, ["--json"])
     #expect(output.status == 1, "\(output.standardOutput)")
@@ -70,6 +70,41 @@ struct RenderingTolerantMoveTests {
     let output = try RenderingTolerantTests.tolerant(screen, sideways, ["--json"])
     #expect(output.status == 1, "\(output.standardOutput)")
     #expect((try output.json()["differentPixels"] as? Int ?? 0) >= RenderingNoise.smallestChange)
-    #expect(try RenderingTolerantTests.tolerant(screen, screen.moved(dx: 0, dy: 2) { $0.y < 20 }).status == 0)
+    #expect(
+      try RenderingTolerantTests.tolerant(screen, screen.moved(dx: 0, dy: 2) { $0.y < 20 }.reRendered()).status == 0)
+  }
+
+  @Test(
+    "a title moved 2 px lower and nothing else re-rendered fails, every pixel counted: the pair's only difference is one exact move"
+  )
+  func loneMove() throws {
+    let screen = RenderedScreen.list()
+    let lower = screen.moved(dx: 0, dy: 2) { $0.y < 20 }
+    let output = try RenderingTolerantTests.tolerant(screen, lower, ["--json"])
+    #expect(output.status == 1, "\(output.standardOutput)")
+    let json = try output.json()
+    #expect(json["loneMove"] as? [String: Int] == ["dx": 0, "dy": 2])
+    #expect(json["toleratedPixels"] == nil)
+    let strict = try RenderingTolerantTests.compare(screen, lower, ["--json", "--include-aa"])
+    #expect(json["differentPixels"] as? Int == (try strict.json()["differentPixels"] as? Int))
+    let text = try RenderingTolerantTests.tolerant(screen, lower)
+    #expect(
+      text.standardOutput.contains("everything that differs is one exact copy of the baseline moved 2 px down"),
+      "\(text.standardOutput)")
+    // What else differs under an ignore region does not count: the move is still alone.
+    var masked = lower
+    masked.shapes.append(.init(x: 4, y: 90, width: 4, height: 4, color: RGBAColor(red: 30, green: 30, blue: 30)))
+    let ignored = try RenderingTolerantTests.tolerant(screen, masked, ["--json", "--ignore", "0,86,12,12"])
+    #expect(try ignored.json()["loneMove"] as? [String: Int] == ["dx": 0, "dy": 2], "\(ignored.standardOutput)")
+    // Re-rendered elsewhere, by one level that no threshold counts, the same move passes.
+    #expect(try RenderingTolerantTests.tolerant(screen, lower.reRendered()).status == 0)
+  }
+
+  @Test("a screen re-rendered and nothing moved passes without a move")
+  func reRenderedOnly() throws {
+    let screen = RenderedScreen.list()
+    let output = try RenderingTolerantTests.tolerant(screen, screen.reRendered(), ["--json"])
+    #expect(output.status == 0, "\(output.standardOutput)")
+    #expect(try output.json()["loneMove"] == nil)
   }
 }

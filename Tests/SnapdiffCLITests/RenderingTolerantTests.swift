@@ -35,10 +35,10 @@ struct RenderingTolerantTests {
     #expect((json["toleratedPixels"] as? Int ?? 0) > 100)
   }
 
-  @Test("a title re-laid 2 px lower passes; strict fails it")
+  @Test("a title re-laid 2 px lower on a re-rendered screen passes; strict fails it")
   func titleLower() throws {
     let screen = RenderedScreen.list()
-    let lower = screen.moved(dx: 0, dy: 2) { $0.y < 20 }
+    let lower = screen.moved(dx: 0, dy: 2) { $0.y < 20 }.reRendered()
     #expect(try Self.compare(screen, lower).status == 1)
     let output = try Self.tolerant(screen, lower)
     #expect(output.status == 0)
@@ -152,12 +152,15 @@ struct RenderingTolerantCheckTests {
 /// The level through the library: `PixelDiff` with `DiffOptions(matchLevel: .renderingTolerant)`.
 @Suite("rendering-tolerant through PixelDiff")
 struct RenderingTolerantEngineTests {
-  @Test("the whole screen 1 px lower passes; the diff image marks noise as anti-aliasing, changes as differences")
+  @Test(
+    "the whole screen re-rendered 1 px lower passes; the diff image marks noise as anti-aliasing, changes as differences"
+  )
   func shiftAndDiffImage() throws {
     let screen = RenderedScreen.list()
     let engine = PixelDiff(options: DiffOptions(matchLevel: .renderingTolerant))
-    let shifted = engine.compare(screen.image(), screen.moved(dx: 0, dy: 1).image())
+    let shifted = engine.compare(screen.image(), screen.moved(dx: 0, dy: 1).reRendered().image())
     #expect(shifted.passed && shifted.differentPixels == 0 && shifted.toleratedPixels > 0)
+    #expect(shifted.loneMove == nil)
     var marked = screen
     marked.shapes.append(.init(x: 92, y: 28, width: 5, height: 5, color: RGBAColor(red: 30, green: 30, blue: 30)))
     let drawn = engine.compareDrawingDiff(screen.image(), marked.image())

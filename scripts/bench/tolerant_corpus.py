@@ -41,8 +41,9 @@ moves      the prototype of the level's rule for elements moved whole (MovedElem
            change when it is sideways, or its element is less than twice as wide as tall (an icon,
            a glyph). Prints every pair with a move (its lines: shift, size, verdict), then the
            table of the binary's `rendering-tolerant` verdicts with the rule added (the same as
-           the level's own when the binary has it), and with the alternative tried and not kept:
-           a pair also fails when everything that differs is one exact move.
+           the level's own when the binary has it), and with the lone-move rule: a pair also fails
+           when everything that differs (any byte) is one exact move, both ways (b at each
+           differing pixel is a's colour one shift back, and a is b's one shift on).
 Needs numpy, pillow and scipy for `prototype`, `nudges` and `moves`; nothing but Python for `levels`.
 """
 
@@ -415,8 +416,9 @@ def move_features(a_path, b_path, reach=2, share=0.9):
     differs = (a != b).any(-1)
     whole = False
     for dx, dy in shifts:
-        src = a[np.clip(np.arange(h) - dy, 0, h - 1)][:, np.clip(np.arange(w) - dx, 0, w - 1)]
-        if differs.any() and not (differs & ~(b == src).all(-1)).any():
+        back = a[np.clip(np.arange(h) - dy, 0, h - 1)][:, np.clip(np.arange(w) - dx, 0, w - 1)]
+        on = b[np.clip(np.arange(h) + dy, 0, h - 1)][:, np.clip(np.arange(w) + dx, 0, w - 1)]
+        if differs.any() and not (differs & ~((b == back).all(-1) & (a == on).all(-1))).any():
             whole = True
     return {"lines": list(lines.values()), "one_move": whole}
 
@@ -426,7 +428,7 @@ def moves(args):
     os.makedirs(args.cache, exist_ok=True)
     feats, tolerant = {}, {}
     for c in cases:
-        path = os.path.join(args.cache, c["id"] + ".moves.json")
+        path = os.path.join(args.cache, c["id"] + ".lone-moves.json")
         if not os.path.exists(path):
             json.dump(move_features(os.path.join(args.corpus, c["a"]), os.path.join(args.corpus, c["b"])),
                       open(path, "w"))
@@ -453,8 +455,12 @@ def moves(args):
                   f"{'fails' if tolerant[c['id']] else 'passes'} |")
     rule = {c["id"]: tolerant[c["id"]] or any(is_change(l) for l in feats[c["id"]]["lines"]) for c in cases}
     print_table("`rendering-tolerant` with the moves rule", cases, rule)
-    print_table("and a pair whose every difference is one exact move failing too (not kept)", cases,
+    print_table("and a pair whose every difference is one exact move failing too (the lone-move rule)", cases,
                 {c["id"]: rule[c["id"]] or feats[c["id"]]["one_move"] for c in cases})
+    print("\nrendering-noise pairs whose every difference is one exact move (they fail):")
+    for c in cases:
+        if c["kind"] == "noise" and feats[c["id"]]["one_move"]:
+            print(f"  {c['id']} ({app(c)}): {c.get('note', '')}")
 
 
 def main():

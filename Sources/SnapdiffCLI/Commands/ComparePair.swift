@@ -176,7 +176,11 @@ struct ComparePair {
     }
     if let difference = outcome.difference { lines.append("      difference: \(difference.sentence)") }
     if let conversion = result.colorConversion { lines.append("      " + conversion.sentence) }
-    if matchLevel == .renderingTolerant && result.sizesMatch && result.differentPixels > 0 {
+    if matchLevel == .renderingTolerant, let shift = result.loneMove {
+      lines.append(
+        "      rendering-tolerant: everything that differs is one exact copy of the baseline moved \(shift.words), and nothing else re-rendered: an element nudged, not a re-render (when an OS update moved only this, approve it)"
+      )
+    } else if matchLevel == .renderingTolerant && result.sizesMatch && result.differentPixels > 0 {
       lines.append(
         "      rendering-tolerant: the pixels counted have no close colour within \(RenderingNoise.radius) px in the other image and form patches of \(RenderingNoise.smallestChange)+ pixels, or are an element moved whole by a pixel or two as a renderer does not move one (sideways, or an icon or glyph rather than a line of text) (the areas above): content changed there, not its rendering"
       )

@@ -13,7 +13,7 @@ struct FrameOptionGroup: ParsableArguments {
   @Option(
     name: .customLong("match"),
     help: ArgumentHelp(
-      "exact (any byte), strict (pixelmatch, default), ignore-colors (brightness only), layout (element trees: added, removed, moved, resized, relabelled), perceptual (CIEDE2000 under --delta-e, anti-aliasing excluded), text-aware (with element trees: text elements compared by their labels and ink, frames to the pixel, other pixels as perceptual; without trees, perceptual) or rendering-tolerant (screenshots without trees across OS, Xcode and simulator updates: a pixel with a close colour within 2 px in the other image, or in a patch under 16 px, is rendering noise).",
+      "exact (any byte), strict (pixelmatch, default), ignore-colors (brightness only), layout (element trees: added, removed, moved, resized, relabelled), perceptual (CIEDE2000 under --delta-e, anti-aliasing excluded), text-aware (with element trees: text elements compared by their labels and ink, frames to the pixel, other pixels as perceptual; without trees, perceptual) or rendering-tolerant (screenshots without trees across OS, Xcode and simulator updates: a pixel with a close colour within 2 px in the other image, or in a patch under 16 px, is rendering noise; an icon nudged, anything moved sideways, or a move that is the only difference fails).",
       valueName: "level"))
   var matchLevel: MatchLevel?
 

@@ -24,7 +24,8 @@ public enum MatchLevel: String, Sendable, Codable, CaseIterable {
   /// re-rasterised), and so is a patch of fewer than 16 pixels left unexplained; a larger patch
   /// (a word, an icon, an element's colour) fails, and so does an element moved whole by 1–2
   /// pixels as a renderer does not move one (an icon or glyph, or anything sideways; a line of
-  /// text moved vertically is noise). See docs/comparison.md.
+  /// text moved vertically is noise), and a move that is the pair's only difference, nothing
+  /// else re-rendered. See docs/comparison.md.
   case renderingTolerant = "rendering-tolerant"
 
   /// What the pixel kernel runs at this level: `layout` and `text-aware` decide from element

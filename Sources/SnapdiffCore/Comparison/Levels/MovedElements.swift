@@ -1,6 +1,12 @@
 // The `rendering-tolerant` level's rule for elements moved whole, measured on real iOS
 // screenshots (docs/comparison.md, scripts/bench/tolerant_corpus.py `moves`).
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Elements moved by whole pixels as exact copies, and which of those moves a renderer makes.
 ///
 /// A pixel whose colour the other image has within 2 px is rendering noise (`RenderingNoise`),
@@ -81,6 +87,62 @@ enum MovedElements {
       move.maxY = max(move.maxY, y)
     }
     return move
+  }
+
+  /// The shift by which everything that differs between `a` and `b` is `a` moved: wherever the
+  /// two differ (any byte, outside `mask`), `b` there equals `a` that far back, and `a` there
+  /// equals `b` that far on (clamped at the image's edges), byte for byte; `nil` when no shift
+  /// of up to `RenderingNoise.radius` px does. Both ways, because content removed leaves the
+  /// colour beside it (a divider shortened is its background, which the row above has too) and
+  /// only a move carries the old colour along.
+  ///
+  /// A re-render leaves traces everywhere it touches (glyphs re-rasterised, shades re-blended by
+  /// a level or two), so a pair whose only difference is one exact copy moved, and nothing else
+  /// re-rendered, is an element nudged in code (`rios-d078`: three header lines 2 px up). An OS
+  /// update that moved one line and re-rendered nothing else (six edX navigation titles 2 px
+  /// down) fails with it, named as what it is. Each shift tried stops at its first mismatch;
+  /// the shift that holds costs one pass over the rows that differ.
+  static func loneMove(_ a: PixelWords, _ b: PixelWords, mask: IgnoreMask) -> (dx: Int, dy: Int)? {
+    let width = a.width
+    let height = a.height
+    let rowBytes = width &* 4
+    /// Calls `body(index)` for every differing pixel outside `mask`, rows in order, until it
+    /// returns false; returns whether it never did.
+    func everyDifference(_ body: (Int) -> Bool) -> Bool {
+      for y in 0..<height {
+        let rowStart = y &* width
+        if memcmp(a.base + rowStart &* 4, b.base + rowStart &* 4, rowBytes) == 0 { continue }
+        var holds = true
+        mask.forEachSegment(row: y, width: width) { start, end, ignored in
+          guard holds, !ignored else { return }
+          for index in (rowStart &+ start)..<(rowStart &+ end) where a[index] != b[index] {
+            if !body(index) {
+              holds = false
+              return
+            }
+          }
+        }
+        if !holds { return false }
+      }
+      return true
+    }
+    func copies(_ index: Int, _ shift: (dx: Int, dy: Int)) -> Bool {
+      let x = index % width
+      let y = index / width
+      let back = (x: min(max(x - shift.dx, 0), width - 1), y: min(max(y - shift.dy, 0), height - 1))
+      let on = (x: min(max(x + shift.dx, 0), width - 1), y: min(max(y + shift.dy, 0), height - 1))
+      return a[x: back.x, y: back.y] == b[index] && b[x: on.x, y: on.y] == a[index]
+    }
+    var first: Int?
+    _ = everyDifference { index in
+      first = index
+      return false
+    }
+    guard let first else { return nil }
+    for shift in shifts where copies(first, shift) {
+      if everyDifference({ copies($0, shift) }) { return shift }
+    }
+    return nil
   }
 
   /// Which of `moves` are changes: every move sideways, and every vertical move whose element

@@ -181,6 +181,7 @@ struct UnsettledPixels {
   private(set) var entries: [Int] = []
 
   var isEmpty: Bool { entries.isEmpty }
+  var count: Int { entries.count }
 
   @inline(__always)
   mutating func append(index: Int, darker: Bool, explained: Bool) {

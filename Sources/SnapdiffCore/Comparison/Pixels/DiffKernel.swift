@@ -14,6 +14,9 @@ struct DiffCounts {
   /// At `rendering-tolerant`: the pixels beyond the threshold, judged with their patches once
   /// the scan is over (`DiffKernel.settleUnexplained`).
   var unsettled = UnsettledPixels()
+  /// At `rendering-tolerant`: the shift by which everything that differs is one exact copy
+  /// moved (`MovedElements.loneMove`), every pixel beyond the threshold then counted.
+  var loneMove: PixelShift?
   var identical = false
   /// FNV-1a over every counted pixel's position and both colours.
   var changeHash = ChangeHasher()
@@ -167,12 +170,17 @@ struct DiffKernel {
 
   /// At `rendering-tolerant`, after the scan: the pixels beyond the threshold are a change
   /// where their patch is (`UnsettledPixels.classify`: counted, drawn as differences), noise
-  /// elsewhere (drawn as anti-aliasing is).
+  /// elsewhere (drawn as anti-aliasing is); all of them are a change when everything that
+  /// differs is one exact copy moved (`MovedElements.loneMove`).
   func settleUnexplained(_ counts: inout DiffCounts, _ regions: inout DiffRegions) {
     let unsettled = counts.unsettled
     counts.unsettled = UnsettledPixels()
+    if unsettled.count >= RenderingNoise.smallestChange, let shift = MovedElements.loneMove(a, b, mask: mask) {
+      counts.loneMove = PixelShift(dx: shift.dx, dy: shift.dy)
+    }
+    let countsAll = counts.loneMove != nil
     unsettled.classify(a, b) { index, darker, isChange in
-      if isChange {
+      if isChange || countsAll {
         counts.different &+= 1
         counts.changeHash.add(index: index, a[index], b[index])
         regions.add(x: index % width, y: index / width)

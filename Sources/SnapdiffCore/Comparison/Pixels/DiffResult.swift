@@ -1,3 +1,22 @@
+/// A move by whole pixels: `dx` to the right, `dy` down.
+public struct PixelShift: Sendable, Hashable {
+  public var dx: Int
+  public var dy: Int
+
+  public init(dx: Int, dy: Int) {
+    self.dx = dx
+    self.dy = dy
+  }
+
+  /// "2 px up", "1 px right and 2 px down".
+  public var words: String {
+    var parts: [String] = []
+    if dx != 0 { parts.append("\(dx.magnitude) px \(dx > 0 ? "right" : "left")") }
+    if dy != 0 { parts.append("\(dy.magnitude) px \(dy > 0 ? "down" : "up")") }
+    return parts.isEmpty ? "0 px" : parts.joined(separator: " and ")
+  }
+}
+
 /// What a comparison found. A mismatch is a value, never an error.
 public struct DiffResult: Sendable, Hashable {
   /// Pixels that differ beyond the threshold, not anti-aliasing, outside ignore regions (and,
@@ -27,6 +46,10 @@ public struct DiffResult: Sendable, Hashable {
   /// The colour conversion made before comparing, when the images' colour spaces differed;
   /// `nil` when the samples were compared as decoded.
   public var colorConversion: ColorConversion? = nil
+  /// At `rendering-tolerant`: everything that differs is one exact copy of the baseline moved
+  /// by this shift, and nothing else re-rendered, so every pixel beyond the threshold counts
+  /// (an element nudged in code; `MovedElements.loneMove`). `nil` otherwise.
+  public var loneMove: PixelShift? = nil
 
   /// `differentPixels / totalPixels`, a fraction in 0...1.
   public var differentRatio: Double {

@@ -172,7 +172,8 @@ public struct PixelDiff: Sendable {
       regions: different == 0 ? [] : regions.boxes(), baselineSize: baselineSize,
       currentSize: currentSize,
       changeHash: different == 0
-        ? nil : counts.changeHash.finish(baseline: baselineSize, current: currentSize))
+        ? nil : counts.changeHash.finish(baseline: baselineSize, current: currentSize),
+      loneMove: counts.loneMove)
   }
 
   /// Images of different sizes: compare their top-left overlap as usual; every pixel outside
