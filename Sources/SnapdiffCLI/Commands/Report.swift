@@ -16,15 +16,19 @@ extension Snapdiff {
 
     @Option(
       help: ArgumentHelp(
-        "Export the report to this folder (run.json, junit.xml, index.html, images/): it works wherever it is copied.",
+        "Export the report to this folder, a CI artifact that works wherever it is copied: run.json, junit.xml, index.html, thumbnails/ of every image, and images/ at full size for the snapshots that need review (failed, new, missing, rejected).",
         valueName: "dir"))
     var out: String?
 
     @Flag(help: "With --out: one self-contained index.html, its images inlined.")
     var singleFile = false
 
+    @Flag(help: "With --out: every image at full size, passed and approved snapshots' too.")
+    var allImages = false
+
     func validate() throws {
       if singleFile && out == nil { throw ValidationError("--single-file goes with --out DIR.") }
+      if allImages && out == nil { throw ValidationError("--all-images goes with --out DIR.") }
     }
 
     @OptionGroup(title: "Project")
@@ -35,7 +39,11 @@ extension Snapdiff {
         let folder = try RunFolder.open(in: project.project().runsDirectory, id: runID)
         let record = try folder.load()
         if let out {
-          let written = try ReportExport.write(folder: folder, to: out, singleFile: singleFile)
+          let progress = ProgressLine(enabled: true)
+          let written = try ReportExport.write(
+            folder: folder, to: out, singleFile: singleFile, allImages: allImages,
+            progress: { progress.report($0, $1, "thumbnails") })
+          progress.finish()
           print(
             "Exported run \(record.id): \(written.files.count) files, \(written.bytes) bytes in \(RunSummary.display(FileSystem.absolute(out)))"
           )

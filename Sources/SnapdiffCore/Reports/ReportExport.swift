@@ -5,9 +5,11 @@
 #endif
 
 /// `snapdiff report RUN --out DIR`: a run's reports as a folder that works anywhere (a CI
-/// artifact): `run.json`, `junit.xml`, `index.html` and `images/<hash>.png` for every image the
-/// report shows, nothing outside it; or, `singleFile`, one `index.html` with its images inlined
-/// as `data:` URIs.
+/// artifact): `run.json`, `junit.xml`, `index.html`, `thumbnails/<hash>.png` for every image the
+/// report shows (its cards) and `images/<hash>.png` for those of the snapshots that need review
+/// (failed, new, missing, rejected), or for every image with `allImages`; nothing outside it. A
+/// passed snapshot's links then open its thumbnail. Or, `singleFile`, one `index.html` with
+/// those images inlined as `data:` URIs.
 ///
 /// Images come from the run folder's `images/`, else the blob store. A run recorded before
 /// images were kept by hash gets its hashes here, from the files its record names (in the
@@ -24,8 +26,15 @@ public enum ReportExport {
     public var bytes: Int = 0
   }
 
+  /// Where thumbnails go in an export, by the image's hash.
+  static func thumbnailPath(of hash: String) -> String { "thumbnails/\(hash).png" }
+
+  /// - Parameters:
+  ///   - allImages: every image at full size, not only those of snapshots that need review.
+  ///   - progress: `(done, total)` as thumbnails are made (one decode each).
   public static func write(
-    folder: RunFolder, blobs: BlobStore? = nil, to directory: String, singleFile: Bool = false
+    folder: RunFolder, blobs: BlobStore? = nil, to directory: String, singleFile: Bool = false,
+    allImages: Bool = false, progress: (Int, Int) -> Void = { _, _ in }
   ) throws -> Written {
     let blobs = blobs ?? BlobStore.beside(runsDirectory: PathText.parent(of: folder.path))
     var record = try folder.load()
@@ -46,11 +55,24 @@ public enum ReportExport {
       images[computed] = bytes
       return computed
     }
+    var fullSize: Set<String> = []
     for index in record.snapshots.indices {
       let snapshot = record.snapshots[index]
       record.snapshots[index].baselineHash = try image(hash: snapshot.baselineHash, path: snapshot.baseline)
       record.snapshots[index].currentHash = try image(hash: snapshot.currentHash, path: snapshot.current)
       record.snapshots[index].diffHash = try image(hash: snapshot.diffHash, path: snapshot.diff)
+      if allImages || snapshot.status.isReviewable {
+        let exported = record.snapshots[index]
+        fullSize.formUnion([exported.baselineHash, exported.currentHash, exported.diffHash].compactMap { $0 })
+      }
+    }
+    // Every card's picture, small: one decode of each image.
+    var thumbnails: [String: [UInt8]] = [:]
+    let decoder = PNGDecoder()
+    for (done, hash) in images.keys.sorted().enumerated() {
+      let small = Thumbnail.make(of: try decoder.decode(images[hash]!, path: RunImages.relativePath(of: hash)))
+      thumbnails[hash] = try PNGEncoder(speed: .fast).encode(small)
+      progress(done + 1, images.count)
     }
     let target = FileSystem.absolute(directory)
     try FileSystem.createDirectories(target)
@@ -63,26 +85,44 @@ public enum ReportExport {
       written.files.append(path)
       written.bytes += bytes.count
     }
-    let html = HTMLReport.render(record)
+    var embedding = HTMLReport.Embedding()
+    embedding.thumbnail = { snapshot, kind in
+      let hash: String? =
+        switch kind {
+        case .baseline: snapshot.baselineHash
+        case .current: snapshot.currentHash
+        case .diff: snapshot.diffHash
+        }
+      return hash.map(thumbnailPath)
+    }
+    var html = HTMLReport.render(record, embedding: embedding)
+    // The links of images left at thumbnail size open the thumbnail.
+    for hash in images.keys where !fullSize.contains(hash) {
+      html = html.replacing(
+        "href=\"\(RunImages.relativePath(of: hash))\"", with: "href=\"\(thumbnailPath(of: hash))\"")
+    }
+    var files: [String: [UInt8]] = [:]
+    for (hash, bytes) in thumbnails { files[thumbnailPath(of: hash)] = bytes }
+    for hash in fullSize { files[RunImages.relativePath(of: hash)] = images[hash] }
     if singleFile {
-      try put(Array(inlined(html, images: images).utf8), HTMLReport.fileName)
+      try put(Array(inlined(html, files: files).utf8), HTMLReport.fileName)
       return written
     }
     try put(record.encoded(), "run.json")
     try put(Array(JUnitReport.render(record).utf8), JUnitReport.fileName)
     try put(Array(html.utf8), HTMLReport.fileName)
-    for (hash, bytes) in images.sorted(by: { $0.key < $1.key }) { try put(bytes, RunImages.relativePath(of: hash)) }
+    for (path, bytes) in files.sorted(by: { $0.key < $1.key }) { try put(bytes, path) }
     return written
   }
 
-  /// The page with every `src` and `href` of `images/<hash>.png` replaced by the image as a
-  /// `data:` URI: the thumbnails, and the links the viewer loads its images from.
-  static func inlined(_ html: String, images: [String: [UInt8]]) -> String {
+  /// The page with every `src` and `href` of a file in `files` (by its relative path) replaced
+  /// by the file as a `data:` URI: the thumbnails, and the links the viewer loads its images from.
+  static func inlined(_ html: String, files: [String: [UInt8]]) -> String {
     var page = html
-    for (hash, bytes) in images {
+    for (path, bytes) in files {
       let data = "data:image/png;base64,\(Data(bytes).base64EncodedString())"
       for attribute in ["src", "href"] {
-        page = page.replacing("\(attribute)=\"\(RunImages.relativePath(of: hash))\"", with: "\(attribute)=\"\(data)\"")
+        page = page.replacing("\(attribute)=\"\(path)\"", with: "\(attribute)=\"\(data)\"")
       }
     }
     return page

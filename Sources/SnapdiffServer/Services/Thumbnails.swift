@@ -2,16 +2,14 @@ import SnapdiffCore
 
 /// Small PNGs of a run's images for the review page's cards, made once and kept on disk.
 ///
-/// A thumbnail is the image scaled down to fit 240×480 pixels (an average over each source
-/// block, so thin text and 1-px lines fade instead of vanishing or aliasing), with the changed
-/// regions outlined when asked, encoded with the engine's fast PNG encoder. It is written to
+/// A thumbnail is SnapdiffCore's `Thumbnail` (the image fitted into 240×480 pixels, the changed
+/// regions outlined when asked), encoded with the engine's fast PNG encoder. It is written to
 /// `<data>/thumbnails/` under a name made from the source's fingerprint (inode, size,
 /// modification time: `RecordFingerprint`) and the regions, so the next request reads the
-/// file, and an image replaced later (an approved baseline) gets a new thumbnail. A phone
-/// screenshot of 1170×2532 pixels (about 700 KiB) becomes about 15 KiB.
+/// file, and an image replaced later (an approved baseline) gets a new thumbnail.
 struct Thumbnails: Sendable {
-  static let maxWidth = 240
-  static let maxHeight = 480
+  static let maxWidth = Thumbnail.maxWidth
+  static let maxHeight = Thumbnail.maxHeight
 
   /// `<data>/thumbnails`.
   let directory: String
@@ -33,70 +31,10 @@ struct Thumbnails: Sendable {
     let name = Self.hash(source + "\u{0}" + fingerprint + "\u{0}" + outline) + ".png"
     let path = directory + "/" + name
     if FileSystem.isFile(path) { return path }
-    let image = try decoder.decode(contentsOf: source)
-    var small = Self.scaledDown(image)
-    Self.outline(regions, in: &small, scale: Double(small.width) / Double(max(image.width, 1)))
+    let small = Thumbnail.make(of: try decoder.decode(contentsOf: source), outlining: regions)
     try FileSystem.createDirectories(directory)
     try FileIO.writeAtomically(try PNGEncoder(speed: .fast).encode(small), to: path)
     return path
-  }
-
-  /// `image` fitted into `maxWidth`×`maxHeight` (never enlarged): each target pixel the mean of
-  /// the source pixels it covers.
-  static func scaledDown(_ image: RGBAImage) -> RGBAImage {
-    let scale = max(1, Double(image.width) / Double(maxWidth), Double(image.height) / Double(maxHeight))
-    if scale == 1 { return image }
-    let width = max(1, Int((Double(image.width) / scale).rounded()))
-    let height = max(1, Int((Double(image.height) / scale).rounded()))
-    var pixels = [UInt8](repeating: 0, count: width * height * 4)
-    image.pixels.withUnsafeBufferPointer { source in
-      pixels.withUnsafeMutableBufferPointer { target in
-        for ty in 0..<height {
-          let y0 = ty * image.height / height
-          let y1 = max(y0 + 1, (ty + 1) * image.height / height)
-          for tx in 0..<width {
-            let x0 = tx * image.width / width
-            let x1 = max(x0 + 1, (tx + 1) * image.width / width)
-            var sums: (Int, Int, Int, Int) = (0, 0, 0, 0)
-            for y in y0..<y1 {
-              var offset = (y &* image.width &+ x0) &* 4
-              for _ in x0..<x1 {
-                sums.0 &+= Int(source[offset])
-                sums.1 &+= Int(source[offset &+ 1])
-                sums.2 &+= Int(source[offset &+ 2])
-                sums.3 &+= Int(source[offset &+ 3])
-                offset &+= 4
-              }
-            }
-            let count = (y1 - y0) * (x1 - x0)
-            let out = (ty &* width &+ tx) &* 4
-            target[out] = UInt8(sums.0 / count)
-            target[out &+ 1] = UInt8(sums.1 / count)
-            target[out &+ 2] = UInt8(sums.2 / count)
-            target[out &+ 3] = UInt8(sums.3 / count)
-          }
-        }
-      }
-    }
-    return RGBAImage(width: width, height: height, pixels: pixels)
-  }
-
-  /// Outlines each region (scaled by `scale`) with a 2-px box, grown by a pixel so that it
-  /// surrounds the change rather than covering it; the viewer's boxes have the same colour.
-  static func outline(_ regions: [SnapshotRecord.Region], in image: inout RGBAImage, scale: Double) {
-    let color = RGBAColor(red: 255, green: 45, blue: 85)
-    for region in regions {
-      let left = Int((Double(region.x) * scale).rounded(.down)) - 2
-      let top = Int((Double(region.y) * scale).rounded(.down)) - 2
-      let right = Int((Double(region.x + region.width) * scale).rounded(.up)) + 1
-      let bottom = Int((Double(region.y + region.height) * scale).rounded(.up)) + 1
-      for y in top...bottom where y >= 0 && y < image.height {
-        for x in left...right where x >= 0 && x < image.width {
-          let edge = y < top + 2 || y > bottom - 2 || x < left + 2 || x > right - 2
-          if edge { image[x: x, y: y] = color }
-        }
-      }
-    }
   }
 
   /// 64-bit FNV-1a of `text`, as 16 hex digits: a file name.
