@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(FoundationEssentials)
   import FoundationEssentials
 #else
@@ -34,7 +36,7 @@ public enum ReportExport {
   ///   - progress: `(done, total)` as thumbnails are made (one decode each).
   public static func write(
     folder: RunFolder, blobs: BlobStore? = nil, to directory: String, singleFile: Bool = false,
-    allImages: Bool = false, progress: (Int, Int) -> Void = { _, _ in }
+    allImages: Bool = false, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
   ) throws -> Written {
     let blobs = blobs ?? BlobStore.beside(runsDirectory: PathText.parent(of: folder.path))
     var record = try folder.load()
@@ -66,20 +68,10 @@ public enum ReportExport {
         fullSize.formUnion([exported.baselineHash, exported.currentHash, exported.diffHash].compactMap { $0 })
       }
     }
-    // Every card's picture, small: one decode of each image. An image that does not decode (a
-    // frame the run reported broken, or one over the decoder's limit) is kept at full size.
-    var thumbnails: [String: [UInt8]] = [:]
-    let decoder = PNGDecoder()
-    for (done, hash) in images.keys.sorted().enumerated() {
-      if let image = try? decoder.decode(images[hash]!, path: RunImages.relativePath(of: hash)),
-        let small = try? PNGEncoder(speed: .fast).encode(Thumbnail.make(of: image))
-      {
-        thumbnails[hash] = small
-      } else {
-        fullSize.insert(hash)
-      }
-      progress(done + 1, images.count)
-    }
+    let thumbnails = makeThumbnails(of: images, progress: progress)
+    // An image that does not decode (a frame the run reported broken, or one over the decoder's
+    // limit) is kept at full size.
+    fullSize.formUnion(images.keys.filter { thumbnails[$0] == nil })
     let target = FileSystem.absolute(directory)
     try FileSystem.createDirectories(target)
     let confinement = Confinement(root: target, place: "report folder")
@@ -115,6 +107,31 @@ public enum ReportExport {
     try put(Array(html.utf8), HTMLReport.fileName)
     for (path, bytes) in files.sorted(by: { $0.key < $1.key }) { try put(bytes, path) }
     return written
+  }
+
+  /// Every card's picture, small, by the image's hash: one decode of each image, on every core;
+  /// none for an image that does not decode. `progress` is called on one thread at a time.
+  static func makeThumbnails(
+    of images: [String: [UInt8]], progress: @escaping @Sendable (Int, Int) -> Void
+  ) -> [String: [UInt8]] {
+    let hashes = images.keys.sorted()
+    let made = ResultSlots<[UInt8]?>(count: hashes.count)
+    let next = Counter()
+    let done = Counter()
+    let progressCalls = DispatchQueue(label: "snapdiff.report.thumbnails")
+    let decoder = PNGDecoder()
+    DispatchQueue.concurrentPerform(iterations: min(ProcessorCount.active, max(hashes.count, 1))) { _ in
+      while let index = next.take(below: hashes.count) {
+        let hash = hashes[index]
+        let image = try? decoder.decode(images[hash]!, path: RunImages.relativePath(of: hash))
+        made.set(index, image.flatMap { try? PNGEncoder(speed: .fast).encode(Thumbnail.make(of: $0)) })
+        let finished = done.increment()
+        progressCalls.sync { progress(finished, hashes.count) }
+      }
+    }
+    var thumbnails: [String: [UInt8]] = [:]
+    for (hash, bytes) in zip(hashes, made.values()) where bytes != nil { thumbnails[hash] = bytes }
+    return thumbnails
   }
 
   /// `html` with each link to `images/<hash>.png` whose hash is not in `kept` opening the
