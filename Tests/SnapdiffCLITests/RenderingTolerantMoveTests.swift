@@ -85,11 +85,17 @@ struct RenderingTolerantMoveTests {
     let json = try output.json()
     #expect(json["loneMove"] as? [String: Int] == ["dx": 0, "dy": 2])
     #expect(json["toleratedPixels"] == nil)
+    let difference = try #require(json["difference"] as? [String: Any])
+    #expect(difference["kind"] as? String == "moved" && difference["group"] as? String == "moved")
+    #expect(difference["move"] as? [String: Int] == ["dx": 0, "dy": 2])
     let strict = try RenderingTolerantTests.compare(screen, lower, ["--json", "--include-aa"])
     #expect(json["differentPixels"] as? Int == (try strict.json()["differentPixels"] as? Int))
     let text = try RenderingTolerantTests.tolerant(screen, lower)
     #expect(
       text.standardOutput.contains("everything that differs is one exact copy of the baseline moved 2 px down"),
+      "\(text.standardOutput)")
+    #expect(
+      text.standardOutput.contains("difference: content moved 2 px down as an exact copy, and nothing else"),
       "\(text.standardOutput)")
     // What else differs under an ignore region does not count: the move is still alone.
     var masked = lower

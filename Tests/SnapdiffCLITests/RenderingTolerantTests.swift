@@ -147,6 +147,37 @@ struct RenderingTolerantCheckTests {
       #expect(snapshot["differentPixels"] as? Int == 0)
     }
   }
+
+  @Test(
+    "a title moved 2 px lower and nothing else re-rendered fails as kind moved in run.json and the report; approve --difference moved approves it"
+  )
+  func loneMoveInRun() throws {
+    try withWorkspace { workspace in
+      try #"{"matchLevel": "rendering-tolerant"}"#.write(
+        toFile: workspace.root + "/snapdiff.json", atomically: true, encoding: .utf8)
+      let screen = RenderedScreen.list()
+      try workspace.writeFrame("Home", screen.image())
+      try workspace.writeFrame("Cart", screen.image())
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)  // recorded
+      try workspace.writeFrame("Home", screen.moved(dx: 0, dy: 2) { $0.y < 20 }.image())
+      try workspace.writeFrame("Cart", screen.moved(dx: 0.4, dy: 0).image())
+      let check = try workspace.snapdiff(["check", "frames"])
+      #expect(check.status == 1, "\(check.standardOutput)")
+      let snapshots = try #require(try workspace.lastRun()["snapshots"] as? [[String: Any]])
+      let home = try #require(snapshots.first { ($0["key"] as? String)?.hasSuffix("Home") == true })
+      #expect(home["status"] as? String == "failed")
+      let difference = try #require(home["difference"] as? [String: Any])
+      #expect(difference["kind"] as? String == "moved")
+      #expect(difference["move"] as? [String: Int] == ["dx": 0, "dy": 2])
+      let cart = try #require(snapshots.first { ($0["key"] as? String)?.hasSuffix("Cart") == true })
+      #expect(cart["status"] as? String == "passed")
+      let report = try String(contentsOfFile: workspace.root + "/.snapdiff/runs/last/index.html", encoding: .utf8)
+      #expect(report.contains("content moved 2 px down as an exact copy"))
+      let approve = try workspace.snapdiff(["approve", "--difference", "moved"])
+      #expect(approve.status == 0, "\(approve.standardOutput)\(approve.standardError)")
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 0)
+    }
+  }
 }
 
 /// The level through the library: `PixelDiff` with `DiffOptions(matchLevel: .renderingTolerant)`.

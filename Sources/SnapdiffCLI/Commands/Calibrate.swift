@@ -38,7 +38,7 @@ extension Snapdiff {
         0.001 and 0.01 (0.1 % and 1 % of the pixels may differ).
 
         A second table sorts the pairs strict fails by the kind of difference a check reports \
-        (rendering, shifted, hairline, color, element, size): how much noise the rendering \
+        (rendering, shifted, moved, hairline, color, element, size): how much noise the rendering \
         group gathers, and how many real changes it would hold (approve --difference \
         rendering approves that group).
 

@@ -27,7 +27,7 @@ struct ReviewSelectionOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "Every failed snapshot whose difference is of this kind: rendering (anti-aliasing, text or edges re-rendered, content shifted by 1–2 px), shifted, hairline, color, element or size.",
+      "Every failed snapshot whose difference is of this kind: rendering (anti-aliasing, text or edges re-rendered, content shifted by 1–2 px), shifted, moved (content moved 1–2 px alone, at rendering-tolerant), hairline, color, element or size.",
       valueName: "kind"))
   var difference: String?
 

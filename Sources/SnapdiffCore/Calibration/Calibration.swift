@@ -79,9 +79,9 @@ public struct Calibration: Sendable {
       counts[comparison] = PairMeasurement.Count(
         differentPixels: result.differentPixels, totalPixels: result.totalPixels)
       // What a check at the default settings would say of the pair: its kind of difference.
-      if comparison == byDefault && !result.passed {
+      if comparison == byDefault {
         difference = DifferenceClassifier(threshold: comparison.options.threshold).classify(
-          baseline, current, regions: result.regions)
+          baseline, current, result: result)
       }
     }
     return PairMeasurement(pair: pair, counts: counts, difference: difference)

@@ -1,7 +1,7 @@
 /// Says what kind of difference a failed comparison found (`DifferenceClass`): anti-aliasing,
-/// glyphs and edges re-rendered, content shifted by whole pixels below a row, a hairline's or an
-/// area's colour, or an element changed. The one place that decides it, for compare, check, the
-/// service and calibration.
+/// glyphs and edges re-rendered, content shifted by whole pixels below a row, one element moved
+/// and nothing else (rendering-tolerant's lone move), a hairline's or an area's colour, or an
+/// element changed. The one place that decides it, for compare, check, the service and calibration.
 ///
 /// It looks only at the pixels whose bytes differ inside the comparison's regions, and at most
 /// ``sampleLimit`` of them (every n-th, region by region), so it costs a fraction of the
@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// let result = PixelDiff().compare(baseline, current)
-/// if !result.passed, let difference = DifferenceClassifier().classify(baseline, current, regions: result.regions) {
+/// if let difference = DifferenceClassifier().classify(baseline, current, result: result) {
 ///   print(difference.sentence)   // "content shifted down by 2 px below y=88"
 /// }
 /// ```
@@ -33,6 +33,15 @@ public struct DifferenceClassifier: Sendable {
 
   public init(threshold: Double = DiffOptions().threshold) {
     self.threshold = threshold
+  }
+
+  /// What a comparison of `baseline` and `current` that found `result` says the difference is:
+  /// `nil` when it passed, `moved` when rendering-tolerant found one element moved and nothing
+  /// else (`DiffResult.loneMove`), else the kind the differing pixels inside its regions show.
+  public func classify(_ baseline: RGBAImage, _ current: RGBAImage, result: DiffResult) -> DifferenceClass? {
+    if result.passed { return nil }
+    if let move = result.loneMove { return DifferenceClass(kind: .moved, move: move) }
+    return classify(baseline, current, regions: result.regions)
   }
 
   /// The kind of difference between `baseline` and `current`, looking inside `regions` (a
@@ -230,6 +239,7 @@ extension DifferenceClass {
     ]
     if let shift { members.append(("shift", .int(shift))) }
     if let row { members.append(("row", .int(row))) }
+    if let move { members.append(("move", .object([("dx", .int(move.dx)), ("dy", .int(move.dy))]))) }
     if let deltaE { members.append(("deltaE", .double((deltaE * 100).rounded() / 100))) }
     if let from { members.append(("from", .string(from))) }
     if let to { members.append(("to", .string(to))) }

@@ -71,7 +71,7 @@ public struct FileComparison: Sendable {
     // A failure says what kind of difference it found.
     let classifier = DifferenceClassifier(threshold: options.threshold)
     func classified(_ result: DiffResult) -> DifferenceClass? {
-      result.passed ? nil : classifier.classify(baselineImage, currentImage, regions: result.regions)
+      classifier.classify(baselineImage, currentImage, result: result)
     }
     guard let diffPath else {
       let result = engine.compare(baselineImage, currentImage)

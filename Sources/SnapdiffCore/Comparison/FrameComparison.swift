@@ -228,7 +228,7 @@ public struct FrameComparison: Sendable {
     var difference: DifferenceClass?
     if !result.passed {
       difference = DifferenceClassifier(threshold: options.threshold).classify(
-        baseline.image, current.image, regions: result.regions)
+        baseline.image, current.image, result: result)
     } else if !passed {
       difference = DifferenceClass(kind: .element)
     }

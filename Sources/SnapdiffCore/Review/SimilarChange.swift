@@ -2,7 +2,8 @@
 /// it sits: the same colour replaced by the same colour (a brand colour changed in a header
 /// that also shows each screen's own title), the same elements changed the same way by their
 /// trees (a button moved 8 pt down), the same rendering-only difference (anti-aliasing, text
-/// re-rendered, content shifted by the same 1–2 px). Two snapshots with the same `signature`
+/// re-rendered, content shifted by the same 1–2 px), content moved alone by the same pixels (a
+/// title a new OS laid 2 px lower and nothing else). Two snapshots with the same `signature`
 /// are one group to review (`ReviewGroup`), though their pixels differ.
 ///
 /// A change with none of these (an element drawn differently without trees, a size change)
@@ -53,6 +54,11 @@ public struct SimilarChange: Sendable, Hashable {
         signature = direction + " below y=\(difference.row ?? 0)"
         description = signature
       }
+    case .moved:
+      // The same nudge on many screens: a title a new OS laid 2 px lower everywhere.
+      guard let move = difference.move else { return nil }
+      signature = "content moved \(move.words) alone"
+      description = "content moved \(move.words), nothing else re-rendered"
     case .element, .size:
       return nil
     }

@@ -143,8 +143,7 @@ extension RunChecker {
     record.fill(from: result)
     if !result.passed {
       record.difference = measured(.classify, by: observer) {
-        DifferenceClassifier(threshold: options.threshold).classify(
-          baselineImage, currentImage, regions: result.regions)
+        DifferenceClassifier(threshold: options.threshold).classify(baselineImage, currentImage, result: result)
       }
     }
     let frame = Frame(image: currentImage, tree: nil, path: currentPath)

@@ -12,6 +12,11 @@ public struct DifferenceClass: Sendable, Codable, Equatable, Hashable {
     case rerendered = "re-rendered"
     /// The content below a row moved up or down by whole pixels (`shift`, below `row`).
     case shifted
+    /// Content moved by a pixel or two (`move`), an exact copy, and nothing else changed, not
+    /// even by rendering (rendering-tolerant's lone move): an element nudged in code, or a title
+    /// a new OS laid lower and nothing else. Pixels alone cannot tell the two apart, so it fails
+    /// and says so.
+    case moved
     /// Only lines one or two pixels thin changed colour (separators, borders).
     case hairline
     /// Areas kept their shape and changed colour, by `deltaE` (ΔE00).
@@ -26,6 +31,8 @@ public struct DifferenceClass: Sendable, Codable, Equatable, Hashable {
   /// For `shifted`: pixels moved, positive down; `row`: the first row that moved.
   public var shift: Int?
   public var row: Int?
+  /// For `moved`: by how much.
+  public var move: PixelShift?
   /// For `color` and `hairline`: the ΔE00 between the most common colour before and after.
   public var deltaE: Double?
   /// For `color` and `hairline`: that colour before and after, `#RRGGBB` (`#RRGGBBAA` when not
@@ -34,11 +41,13 @@ public struct DifferenceClass: Sendable, Codable, Equatable, Hashable {
   public var to: String?
 
   public init(
-    kind: Kind, shift: Int? = nil, row: Int? = nil, deltaE: Double? = nil, from: String? = nil, to: String? = nil
+    kind: Kind, shift: Int? = nil, row: Int? = nil, move: PixelShift? = nil, deltaE: Double? = nil,
+    from: String? = nil, to: String? = nil
   ) {
     self.kind = kind
     self.shift = shift
     self.row = row
+    self.move = move
     self.deltaE = deltaE
     self.from = from
     self.to = to
@@ -55,7 +64,7 @@ public struct DifferenceClass: Sendable, Codable, Equatable, Hashable {
     switch kind {
     case .antialiasing, .rerendered: return true
     case .shifted: return abs(shift ?? Int.max) <= Self.renderingShift
-    case .hairline, .color, .element, .size: return false
+    case .moved, .hairline, .color, .element, .size: return false
     }
   }
 
@@ -73,6 +82,7 @@ public struct DifferenceClass: Sendable, Codable, Equatable, Hashable {
     case "rendering":
       return "differ only by rendering (anti-aliasing, text or edges re-rendered, shifts of 1–\(renderingShift) px)"
     case Kind.shifted.rawValue: return "have content shifted"
+    case Kind.moved.rawValue: return "moved content by a pixel or two and re-rendered nothing else"
     case Kind.hairline.rawValue: return "changed a hairline's colour"
     case Kind.color.rawValue: return "changed colour"
     case Kind.size.rawValue: return "changed size"
@@ -88,6 +98,8 @@ public struct DifferenceClass: Sendable, Codable, Equatable, Hashable {
     case .shifted:
       let amount = shift ?? 0
       return "content shifted \(amount > 0 ? "down" : "up") by \(abs(amount)) px below y=\(row ?? 0)"
+    case .moved:
+      return "content moved \(move?.words ?? "by a pixel or two") as an exact copy, and nothing else re-rendered"
     case .hairline: return "hairline colour changed" + Self.deltaText(deltaE)
     case .color: return "colour changed" + Self.deltaText(deltaE)
     case .element: return "element changed"

@@ -1,22 +1,3 @@
-/// A move by whole pixels: `dx` to the right, `dy` down.
-public struct PixelShift: Sendable, Hashable {
-  public var dx: Int
-  public var dy: Int
-
-  public init(dx: Int, dy: Int) {
-    self.dx = dx
-    self.dy = dy
-  }
-
-  /// "2 px up", "1 px right and 2 px down".
-  public var words: String {
-    var parts: [String] = []
-    if dx != 0 { parts.append("\(dx.magnitude) px \(dx > 0 ? "right" : "left")") }
-    if dy != 0 { parts.append("\(dy.magnitude) px \(dy > 0 ? "down" : "up")") }
-    return parts.isEmpty ? "0 px" : parts.joined(separator: " and ")
-  }
-}
-
 /// What a comparison found. A mismatch is a value, never an error.
 public struct DiffResult: Sendable, Hashable {
   /// Pixels that differ beyond the threshold, not anti-aliasing, outside ignore regions (and,

@@ -1,0 +1,20 @@
+/// A move by whole pixels: `dx` to the right, `dy` down (`{"dx", "dy"}` in JSON). What
+/// rendering-tolerant found when one element moved and nothing else changed (`DiffResult.loneMove`,
+/// `DifferenceClass.move`).
+public struct PixelShift: Sendable, Hashable, Codable {
+  public var dx: Int
+  public var dy: Int
+
+  public init(dx: Int, dy: Int) {
+    self.dx = dx
+    self.dy = dy
+  }
+
+  /// "2 px up", "1 px right and 2 px down".
+  public var words: String {
+    var parts: [String] = []
+    if dx != 0 { parts.append("\(dx.magnitude) px \(dx > 0 ? "right" : "left")") }
+    if dy != 0 { parts.append("\(dy.magnitude) px \(dy > 0 ? "down" : "up")") }
+    return parts.isEmpty ? "0 px" : parts.joined(separator: " and ")
+  }
+}
