@@ -1,6 +1,6 @@
 /// Says what kind of difference a failed comparison found (`DifferenceClass`): anti-aliasing,
-/// glyphs and edges re-rendered, content shifted by whole pixels below a row, one element moved
-/// and nothing else (rendering-tolerant's lone move), a hairline's or an area's colour, or an
+/// glyphs and edges re-rendered, content shifted by whole pixels below a row, content moved as an
+/// exact copy and nothing else (rendering-tolerant's lone move), a hairline's or an area's colour, or an
 /// element changed. The one place that decides it, for compare, check, the service and calibration.
 ///
 /// It looks only at the pixels whose bytes differ inside the comparison's regions, and at most
@@ -36,8 +36,9 @@ public struct DifferenceClassifier: Sendable {
   }
 
   /// What a comparison of `baseline` and `current` that found `result` says the difference is:
-  /// `nil` when it passed, `moved` when rendering-tolerant found one element moved and nothing
-  /// else (`DiffResult.loneMove`), else the kind the differing pixels inside its regions show.
+  /// `nil` when it passed, `moved` when rendering-tolerant found content moved as an exact copy
+  /// and nothing else (`DiffResult.loneMove`), else the kind the differing pixels inside its
+  /// regions show.
   public func classify(_ baseline: RGBAImage, _ current: RGBAImage, result: DiffResult) -> DifferenceClass? {
     if result.passed { return nil }
     if let move = result.loneMove { return DifferenceClass(kind: .moved, move: move) }
