@@ -240,7 +240,7 @@ extension DifferenceClass {
     ]
     if let shift { members.append(("shift", .int(shift))) }
     if let row { members.append(("row", .int(row))) }
-    if let move { members.append(("move", .object([("dx", .int(move.dx)), ("dy", .int(move.dy))]))) }
+    if let move { members.append(("move", move.json)) }
     if let deltaE { members.append(("deltaE", .double((deltaE * 100).rounded() / 100))) }
     if let from { members.append(("from", .string(from))) }
     if let to { members.append(("to", .string(to))) }

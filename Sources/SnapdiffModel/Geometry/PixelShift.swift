@@ -1,6 +1,6 @@
 /// A move by whole pixels: `dx` to the right, `dy` down (`{"dx", "dy"}` in JSON). What
-/// rendering-tolerant found when one element moved and nothing else changed (`DiffResult.loneMove`,
-/// `DifferenceClass.move`).
+/// rendering-tolerant found when content moved as an exact copy and nothing else changed
+/// (`DiffResult.loneMove`, `DifferenceClass.move`).
 public struct PixelShift: Sendable, Hashable, Codable {
   public var dx: Int
   public var dy: Int
@@ -17,4 +17,7 @@ public struct PixelShift: Sendable, Hashable, Codable {
     if dy != 0 { parts.append("\(dy.magnitude) px \(dy > 0 ? "down" : "up")") }
     return parts.isEmpty ? "0 px" : parts.joined(separator: " and ")
   }
+
+  /// `{"dx": 0, "dy": 2}`, as `compare --json` writes it (`loneMove`, a difference's `move`).
+  public var json: JSONValue { .object([("dx", .int(dx)), ("dy", .int(dy))]) }
 }

@@ -30,7 +30,7 @@ extension DiffResult {
       ("regions", .array(regions.map(\.json))),
     ]
     if let colorConversion { members.append(("colorConversion", colorConversion.json)) }
-    if let loneMove { members.append(("loneMove", .object([("dx", .int(loneMove.dx)), ("dy", .int(loneMove.dy))]))) }
+    if let loneMove { members.append(("loneMove", loneMove.json)) }
     if !sizesMatch {
       members.append(("baselineSize", baselineSize.json))
       members.append(("currentSize", currentSize.json))
