@@ -110,7 +110,8 @@ public enum ReportExport {
   }
 
   /// Every card's picture, small, by the image's hash: one decode of each image, on every core;
-  /// none for an image that does not decode. `progress` is called on one thread at a time.
+  /// none for an image that does not decode. `progress` is called on one thread at a time, with
+  /// counts that only grow.
   static func makeThumbnails(
     of images: [String: [UInt8]], progress: @escaping @Sendable (Int, Int) -> Void
   ) -> [String: [UInt8]] {
@@ -125,8 +126,7 @@ public enum ReportExport {
         let hash = hashes[index]
         let image = try? decoder.decode(images[hash]!, path: RunImages.relativePath(of: hash))
         made.set(index, image.flatMap { try? PNGEncoder(speed: .fast).encode(Thumbnail.make(of: $0)) })
-        let finished = done.increment()
-        progressCalls.sync { progress(finished, hashes.count) }
+        progressCalls.sync { progress(done.increment(), hashes.count) }
       }
     }
     var thumbnails: [String: [UInt8]] = [:]
