@@ -20,32 +20,35 @@ import Testing
 struct StoreRaceTests {
   static let configuredRounds = ProcessInfo.processInfo.environment["SNAPDIFF_RACE_ROUNDS"].flatMap { Int($0) }
   static let postgres = PostgresServiceTests.available
+  /// 30 minutes for the suite's few rounds; a stress run's 1,000 rounds of one scenario take
+  /// 25 minutes in a debug build on a quiet machine, so it gets 4 hours.
+  static let timeLimit = TimeLimitTrait.Duration.minutes(configuredRounds == nil ? 30 : 240)
 
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("merge vs approve: snapdiff processes", .timeLimit(.minutes(30)))
+  @Test("merge vs approve: snapdiff processes", .timeLimit(Self.timeLimit))
   func mergeCLI() async throws { try await race(.cli, rounds: 3, Self.mergeRound) }
 
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("merge vs approve: the service on SQLite", .timeLimit(.minutes(30)))
+  @Test("merge vs approve: the service on SQLite", .timeLimit(Self.timeLimit))
   func mergeSQLite() async throws { try await race(.sqlite, rounds: 3, Self.mergeRound) }
 
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(
-    "merge vs approve: two service instances on PostgreSQL", .timeLimit(.minutes(30)),
+    "merge vs approve: two service instances on PostgreSQL", .timeLimit(Self.timeLimit),
     .enabled(if: postgres, "SNAPDIFF_TEST_POSTGRES_URL is not set: scripts/test.sh starts a cluster"))
   func mergePostgres() async throws { try await race(.postgres, rounds: 3, Self.mergeRound) }
 
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("undo vs approve: snapdiff processes", .timeLimit(.minutes(30)))
+  @Test("undo vs approve: snapdiff processes", .timeLimit(Self.timeLimit))
   func undoCLI() async throws { try await race(.cli, rounds: 6, Self.undoRound) }
 
   @available(macOS 14, iOS 17, tvOS 17, *)
-  @Test("undo vs approve: the service on SQLite", .timeLimit(.minutes(30)))
+  @Test("undo vs approve: the service on SQLite", .timeLimit(Self.timeLimit))
   func undoSQLite() async throws { try await race(.sqlite, rounds: 10, Self.undoRound) }
 
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test(
-    "undo vs approve: two service instances on PostgreSQL", .timeLimit(.minutes(30)),
+    "undo vs approve: two service instances on PostgreSQL", .timeLimit(Self.timeLimit),
     .enabled(if: postgres, "SNAPDIFF_TEST_POSTGRES_URL is not set: scripts/test.sh starts a cluster"))
   func undoPostgres() async throws { try await race(.postgres, rounds: 6, Self.undoRound) }
 
