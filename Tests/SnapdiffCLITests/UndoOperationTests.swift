@@ -126,4 +126,69 @@ struct UndoOperationTests {
       #expect(try workspace.snapdiff(["status", first]).status == 1)
     }
   }
+
+  @Test(
+    "a frame a few pixels off the approved one is re-checked against the new baseline under its run's own flags"
+  )
+  func runsRecheckAgainstNewBaseline() throws {
+    try withWorkspace { workspace in
+      let approving = try changedRun(workspace)
+      // Another run of the branch: key 0 is the change with one more dark pixel, key 1 another
+      // change, keys 2 and 3 the approved frames themselves; checked with a tolerance of 4 pixels.
+      let onePixelOff = Workspace.screen([
+        PixelRect(x: 5, y: 14, width: 10, height: 10), PixelRect(x: 40, y: 30, width: 1, height: 1),
+      ])
+      try workspace.writeFrame(keys[0], onePixelOff)
+      try workspace.writeFrame(keys[1], Workspace.screen([PixelRect(x: 30, y: 5, width: 20, height: 20)]))
+      #expect(try workspace.snapdiff(["check", "frames", "--max-diff-pixels", "4"]).status == 1)
+      let other = try workspace.lastRun()["id"] as! String
+      let runs = workspace.root + "/.snapdiff/runs"
+      let recorded = try RunFolder.open(in: runs, id: other).load()
+      #expect(recorded.comparison?.maxDiffPixels == 4, "the run's flags are in run.json")
+      #expect(recorded.snapshots.allSatisfy { $0.status == .failed })
+
+      let approve = try workspace.snapdiff(["approve", "--all", "--run", approving])
+      #expect(approve.status == 0, "\(approve.standardError)")
+      #expect(approve.standardOutput.contains("in run \(other)"), "\(approve.standardOutput)")
+      let seen = try RunFolder.open(in: runs, id: other).load()
+      let byKey = Dictionary(uniqueKeysWithValues: seen.snapshots.map { ($0.key, $0) })
+      // One pixel off, within the run's own 4: taken over, marked as re-checked.
+      #expect(byKey[keys[0]]?.status == .approved)
+      #expect(byKey[keys[0]]?.approvedIn?.run == approving)
+      #expect(byKey[keys[0]]?.approvedIn?.rechecked == true)
+      // Another change: still failed, its verdict against the old baseline kept.
+      #expect(byKey[keys[1]]?.status == .failed)
+      #expect(byKey[keys[1]]?.approvedIn == nil)
+      // The very frames approved: taken over as before, not re-checked.
+      for key in keys[2...] {
+        #expect(byKey[key]?.status == .approved)
+        #expect(byKey[key]?.approvedIn?.rechecked == nil)
+      }
+      let html = String(decoding: try FileIO.read(runs + "/\(other)/index.html"), as: UTF8.self)
+      #expect(html.contains("approved in run \(approving) (re-checked)"))
+      #expect(try workspace.snapdiff(["status", other]).status == 1, "key 1 still fails the run")
+
+      #expect(try workspace.snapdiff(["approve", "--undo", "--all", "--run", approving]).status == 0)
+      let undone = try RunFolder.open(in: runs, id: other).load()
+      #expect(undone.snapshots.allSatisfy { $0.status == .failed && $0.approvedIn == nil })
+    }
+  }
+
+  @Test("without the run's tolerance a frame one pixel off the approved one stays failed")
+  func recheckAppliesTheRunsComparison() throws {
+    try withWorkspace { workspace in
+      let approving = try changedRun(workspace)
+      let onePixelOff = Workspace.screen([
+        PixelRect(x: 5, y: 14, width: 10, height: 10), PixelRect(x: 40, y: 30, width: 1, height: 1),
+      ])
+      try workspace.writeFrame(keys[0], onePixelOff)
+      #expect(try workspace.snapdiff(["check", "frames"]).status == 1)
+      let other = try workspace.lastRun()["id"] as! String
+      #expect(try workspace.snapdiff(["approve", "--all", "--run", approving]).status == 0)
+      let seen = try RunFolder.open(in: workspace.root + "/.snapdiff/runs", id: other).load()
+      let key0 = try #require(seen.snapshots.first { $0.key == keys[0] })
+      #expect(key0.status == .failed && key0.approvedIn == nil)
+      #expect(seen.snapshots.filter { $0.status == .approved }.count == 3)
+    }
+  }
 }

@@ -187,6 +187,55 @@ struct ApprovalOperationServerTests {
   }
 
   @available(macOS 14, iOS 17, tvOS 17, *)
+  @Test("a frame a pixel off the approved one is re-checked against the new baseline under the service's options")
+  func runsRecheckAgainstNewBaseline() async throws {
+    try await withFixture { fixture in
+      let keys = Array(Self.keys.prefix(3))
+      for key in keys { try fixture.writeBaseline(key, ServerFixture.screen()) }
+      var configuration = fixture.configuration()
+      configuration.options.maxDiffPixels = 2
+      let app = try await buildApplication(configuration)
+      try await app.test(.live) { client in
+        let first = try await client.openRun()
+        let second = try await client.openRun()
+        for run in [first, second] {
+          for key in keys { _ = try await client.putFrame(run, key, Self.changed) }
+        }
+        // In the second run, key 1 is the change with one more pixel (within the 2 allowed),
+        // key 2 the change with a 3×3 square more (9 pixels: not).
+        let onePixel = ServerFixture.png(
+          ServerFixture.screen([
+            PixelRect(x: 2, y: 2, width: 6, height: 3), PixelRect(x: 20, y: 9, width: 1, height: 1),
+          ]))
+        let square = ServerFixture.png(
+          ServerFixture.screen([
+            PixelRect(x: 2, y: 2, width: 6, height: 3), PixelRect(x: 20, y: 5, width: 3, height: 3),
+          ]))
+        #expect(try await client.putFrame(second, keys[1], onePixel).status == .ok)
+        #expect(try await client.putFrame(second, keys[2], square).status == .ok)
+        #expect(try fixture.record(second).comparison?.maxDiffPixels == 2)
+        #expect(try fixture.record(second).snapshots.allSatisfy { $0.status == .failed })
+        let approve = try await client.execute(
+          uri: "/api/v1/runs/\(first)/approve", method: .post, headers: jsonHeaders,
+          body: jsonBody(#"{"failed": true}"#))
+        #expect(approve.status == .ok, "\(approve.text)")
+        #expect(approve.json["seenIn"] as? [String] == [second])
+        let seen = try fixture.record(second)
+        let byKey = Dictionary(uniqueKeysWithValues: seen.snapshots.map { ($0.key, $0) })
+        #expect(byKey[keys[0]]?.status == .approved && byKey[keys[0]]?.approvedIn?.rechecked == nil)
+        #expect(byKey[keys[1]]?.status == .approved && byKey[keys[1]]?.approvedIn?.rechecked == true)
+        #expect(byKey[keys[2]]?.status == .failed && byKey[keys[2]]?.approvedIn == nil)
+        let page = try await client.execute(uri: "/runs/\(second)", method: .get)
+        #expect(page.text.contains("approved in run \(first) (re-checked)"))
+
+        let operation = try #require(approve.json["operation"] as? String)
+        #expect(try await client.execute(uri: "/api/v1/approvals/\(operation)/undo", method: .post).status == .ok)
+        #expect(try fixture.record(second).snapshots.allSatisfy { $0.status == .failed && $0.approvedIn == nil })
+      }
+    }
+  }
+
+  @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("pages and JSON gzip-compressed when accepted; thumbnails with an ETag, immutable when versioned, 304")
   func lighterAnswers() async throws {
     try await withFixture { fixture in

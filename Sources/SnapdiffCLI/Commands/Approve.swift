@@ -147,7 +147,7 @@ extension Snapdiff {
       try reportingErrors {
         let resolved = try project.project()
         let folder = try RunFolder.open(in: resolved.runsDirectory, id: runSelection.runID)
-        let review = try Review(folder: folder, storeRoot: resolved.store.root)
+        let review = try Review(folder: folder, storeRoot: resolved.store.root, config: resolved.config)
         let progress = ProgressLine(enabled: !dryRun)
         let approval = try review.approveAsOperation(selection, dryRun: dryRun, asVariant: variant) {
           progress.report($0, $1, "approving")
@@ -167,7 +167,8 @@ extension Snapdiff {
         }
         if !approval.runsSeeingIt.isEmpty {
           print(
-            "approved in run \(folder.id) for the same frames in run \(approval.runsSeeingIt.joined(separator: ", "))")
+            "approved in run \(folder.id) for the same frames (or frames that pass against them) in run "
+              + approval.runsSeeingIt.joined(separator: ", "))
         }
       }
     }

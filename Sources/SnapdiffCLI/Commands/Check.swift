@@ -119,21 +119,17 @@ extension Snapdiff {
         let resolved = try project.project()
         LeftoverCleaning.run(store: resolved.store, runsDirectory: resolved.runsDirectory)
         let recordMode = try record ?? RecordMode.fromEnvironment(environment)
-        // The flags' regions apply to every snapshot, after snapdiff.json's.
-        var config = resolved.config
-        let regions = try regionOptions.regions()
-        if !regions.isEmpty {
-          config.regions = (config.regions ?? []) + [ProjectConfig.RegionRule(keys: "*", regions: regions)]
-        }
         var checker = RunChecker(
           currentDirectory: try framesFolder(), store: resolved.store,
           runsDirectory: resolved.runsDirectory,
           options: diffOptions.diffOptions(defaults: resolved.config.settings),
           selectors: try frameOptions.selectors(), matchLevel: frameOptions.matchLevel,
-          layoutTolerance: frameOptions.layoutTolerance ?? 1, config: config,
+          layoutTolerance: frameOptions.layoutTolerance ?? 1, config: resolved.config,
           recordMode: recordMode, jobs: jobs ?? ProcessorCount.active, decoder: diffOptions.decoder,
           only: only)
         checker.contrast = try contrastOptions.contrastCheck(defaults: resolved.config.settings)
+        // The flags' regions apply to every snapshot, after snapdiff.json's.
+        checker.regions = try regionOptions.regions()
         checker.shard = shard
         checker.partial = partial
         checker.observer = timings

@@ -48,6 +48,11 @@ public struct RunRecord: Sendable, Codable, Equatable {
   /// arrived: `SnapshotLog`) `snapshots` holds; the records after it are the open run's newer
   /// verdicts. `nil`: none (a `check` run, a run just opened).
   public var logPosition: Int?
+  /// The comparison the run applied to every snapshot (its flags over `snapdiff.json`,
+  /// `SnapshotCheck.recordedSettings`), before each key's own rules and settings files: what a
+  /// re-check of its kept frames against a newer baseline applies again (`SeenApprovals`). `nil`
+  /// in runs older than it and in merged runs.
+  public var comparison: SnapshotSettings?
 
   public init(
     id: String, createdAt: String, currentDirectory: String, baselinesDirectory: String,

@@ -44,10 +44,11 @@ extension HTMLReport {
       html += " baseline and commit (snapdiff status --flaky)\">flaky</span>"
     }
     if let elsewhere = snapshot.approvedIn, snapshot.status == .approved {
+      var title = "by \(elsewhere.user) at \(elsewhere.time), was \(elsewhere.previousStatus.rawValue) here"
+      if elsewhere.rechecked == true { title += "; this frame is not the one approved, and passes against it" }
       html += " <span class=\"badge outline approved-in\" data-approved-in=\"\(attribute(elsewhere.run))\""
-      html +=
-        " title=\"\(attribute("by \(elsewhere.user) at \(elsewhere.time), was \(elsewhere.previousStatus.rawValue) here"))\">"
-      html += "approved in run \(text(elsewhere.run))</span>"
+      html += " title=\"\(attribute(title))\">approved in run \(text(elsewhere.run))"
+      html += elsewhere.rechecked == true ? " (re-checked)</span>" : "</span>"
     }
     html += " <a class=\"anchor\" href=\"#\(id)\" aria-label=\"Link to this snapshot\">#</a>"
     html += "</header>\n"

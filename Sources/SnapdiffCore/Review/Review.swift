@@ -14,13 +14,20 @@ public struct Review: Sendable {
   public let store: BaselineStore
   /// Who approves, for the approval log (`ApprovalLog.processUser` for the CLI).
   public var user: String
+  /// `snapdiff.json`, with which other runs' frames that differ from the ones approved are
+  /// re-checked against the new baselines (`SeenApprovals`); `nil`: only identical frames are
+  /// taken over.
+  public var config: ProjectConfig?
 
   /// - Parameter storeRoot: the store the command or service uses (`--baselines`, the project
   ///   config): approvals go there, and a run whose `run.json` names another store is refused
   ///   (`RunFolder.store(at:for:)`).
-  public init(folder: RunFolder, storeRoot: String, user: String = ApprovalLog.processUser) throws {
+  public init(
+    folder: RunFolder, storeRoot: String, user: String = ApprovalLog.processUser, config: ProjectConfig? = nil
+  ) throws {
     self.folder = folder
     self.user = user
+    self.config = config
     store = try folder.store(at: storeRoot, for: folder.load())
   }
 
@@ -187,7 +194,9 @@ public struct Review: Sendable {
         }
       }
     }
-    let seeing = try SeenApprovals(runsDirectory: PathText.parent(of: folder.path)).take(entries)
+    let seen = SeenApprovals(
+      runsDirectory: PathText.parent(of: folder.path), recheck: config.map { .init(store: store, config: $0) })
+    let seeing = try seen.take(entries)
     return Approval(approved: approved, operation: entries.isEmpty ? nil : operation, runsSeeingIt: seeing)
   }
 

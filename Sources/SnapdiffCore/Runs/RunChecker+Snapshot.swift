@@ -284,6 +284,7 @@ extension RunChecker {
       options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance,
       config: config, recordMode: recordMode)
     rule.contrast = contrast
+    rule.regions = regions
     return rule
   }
 

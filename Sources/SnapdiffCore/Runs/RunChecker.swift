@@ -21,6 +21,8 @@ public struct RunChecker: Sendable {
   public var selectors: [ElementSelector]
   public var matchLevel: MatchLevel
   public var layoutTolerance: Double
+  /// Regions for every snapshot (`check --region`), after `snapdiff.json`'s rules for each key.
+  public var regions: [CheckRegion] = []
   /// Ignore rules by key glob, from the config.
   public var config: ProjectConfig
   public var recordMode: RecordMode
@@ -165,6 +167,7 @@ public struct RunChecker: Sendable {
         record.mergeBase = mergeBase
         record.commit = commit
         record.overlays = store.overlays.isEmpty ? nil : store.overlays
+        record.comparison = rule.recordedSettings
         record.closedAt = RunFolder.timestamp().iso
         try measured(.runRecord, by: observer) {
           try folder.save(record)

@@ -26,6 +26,14 @@ public struct RunSession: Sendable {
   /// run from a `check` run in `run.json`).
   public static let incomingDirectory = "incoming"
 
+  /// What checks each frame received, and the missing ones at the close: the run's options and
+  /// `snapdiff.json`, one frame at a time.
+  var checker: RunChecker {
+    RunChecker(
+      currentDirectory: incoming, store: store, runsDirectory: runsDirectory, options: options, config: config,
+      recordMode: recordMode, jobs: 1, decoder: decoder)
+  }
+
   /// Opens a new run in `runsDirectory`.
   /// A run on a branch reads and writes the branch overlays `store` carries (`BranchOverlay`).
   public static func open(
@@ -49,6 +57,7 @@ public struct RunSession: Sendable {
     record.commit = commit
     record.mergeBase = mergeBase
     record.overlays = store.overlays.isEmpty ? nil : store.overlays
+    record.comparison = session.checker.rule.recordedSettings
     try folder.save(record)
     try RunReports.write(record, to: folder)
     try folder.markAsLast()
@@ -144,9 +153,7 @@ public struct RunSession: Sendable {
     } else {
       try confinement.remove(base + ".snapdiff.json")
     }
-    var checker = RunChecker(
-      currentDirectory: incoming, store: store, runsDirectory: runsDirectory,
-      options: options, config: config, recordMode: recordMode, jobs: 1, decoder: decoder)
+    var checker = self.checker
     checker.observer = observer
     // The blobs the comparison keeps stay uncollected until the run references them.
     return try checker.blobs.whileAdding {
@@ -229,9 +236,7 @@ public struct RunSession: Sendable {
   public func close(complete: Bool = false, expected: [String]? = nil, prefix: String? = nil) throws -> RunRecord {
     let (_, iso) = RunFolder.timestamp()
     let expectedKeys = try expected.map { Set(try $0.map { try SnapshotKey($0) }) }
-    let checker = RunChecker(
-      currentDirectory: incoming, store: store, runsDirectory: runsDirectory, options: options, config: config,
-      recordMode: recordMode, jobs: 1, decoder: decoder)
+    let checker = self.checker
     let record = try checker.blobs.whileAdding {
       try folder.update { record in
         guard record.closedAt == nil else { return }

@@ -16,6 +16,8 @@ public struct SnapshotCheck: Sendable {
   public var selectors: [ElementSelector]
   public var matchLevel: MatchLevel
   public var layoutTolerance: Double
+  /// Regions for every snapshot (`check --region`), after `snapdiff.json`'s rules for the key.
+  public var regions: [CheckRegion] = []
   /// `snapdiff.json`: its ignore rules by key glob apply here (its defaults are in `options`).
   public var config: ProjectConfig
   public var recordMode: RecordMode
@@ -51,7 +53,7 @@ public struct SnapshotCheck: Sendable {
     options.matchLevel = matchLevel
     var comparison = FrameComparison(
       options: options, selectors: selectors, matchLevel: matchLevel, layoutTolerance: layoutTolerance,
-      regions: config.checkRegions(for: key))
+      regions: config.checkRegions(for: key) + regions)
     comparison.contrast = contrast
     if let baselineSettings { comparison = try baselineSettings.applied(to: comparison) }
     if let frameSettings { comparison = try frameSettings.applied(to: comparison) }

@@ -228,7 +228,9 @@ final class RunService: Sendable {
   {
     let (folder, record) = try record(id)
     try check(selection, in: record)
-    let approval = try Review(folder: folder, storeRoot: configuration.store.root, user: caller).approveAsOperation(
+    let review = try Review(
+      folder: folder, storeRoot: configuration.store.root, user: caller, config: configuration.config)
+    let approval = try review.approveAsOperation(
       selection, dryRun: dryRun, asVariant: variant)
     let chosen = approval.approved
     if !dryRun { try index.refresh(folder) }
