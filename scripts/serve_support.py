@@ -96,13 +96,14 @@ class Server:
         line = self.process.stdout.readline().decode(errors="replace")
         marker = "listening on "
         if marker not in line:
-            self.stop()
+            self.stop()  # first, so that the log holds everything it wrote
             raise CannotRun(f"snapdiff serve did not start: {line.strip() or 'no output'}; {self.errors()}")
         self.url = line.split(marker, 1)[1].split()[0].rstrip("/")
 
     def errors(self):
-        """The end of the server's standard error."""
-        self.log_file.flush()
+        """The end of the server's standard error (also after `stop`, which closes the log)."""
+        if not self.log_file.closed:
+            self.log_file.flush()
         with open(self.log_path, "rb") as file:
             return file.read()[-2000:].decode(errors="replace")
 
