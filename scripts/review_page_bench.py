@@ -30,8 +30,9 @@ from review_page_check import find_snapdiff, start_browser  # noqa: E402
 WIDTH, HEIGHT = 1170, 2532
 
 
-def screen(accent, header=(246, 248, 250), banner=None, shift=0):
-    """A 1170x2532 RGB PNG: a header, a gradient band, rows of text, a button in `accent`."""
+def screen(accent, header=(246, 248, 250), banner=None, shift=0, dot=None):
+    """A 1170x2532 RGB PNG: a header, a gradient band, rows of text, a button in `accent`; `dot`,
+    a colour: two pixels of it at the bottom right (a frame a few pixels off another)."""
     raw = bytearray(b"\xff" * (WIDTH * 3) * HEIGHT)
 
     def rect(x, y, w, h, color):
@@ -50,6 +51,8 @@ def screen(accent, header=(246, 248, 250), banner=None, shift=0):
     rect(72, 2100, WIDTH - 144, 156, accent)
     if banner:
         rect(0, 2300, WIDTH, 120, banner)
+    if dot:
+        rect(WIDTH - 8, HEIGHT - 8, 2, 1, dot)
     rows = b"".join(b"\x00" + bytes(raw[y * WIDTH * 3 : (y + 1) * WIDTH * 3]) for y in range(HEIGHT))
 
     def chunk(kind, data):

@@ -32,22 +32,10 @@ public struct SeenApprovals: Sendable {
     self.recheck = recheck
   }
 
-  /// Where a re-check finds what a run's recorded comparison leaves out: the store the approval
-  /// wrote (its environment and overlays, which the runs re-checked share) and `snapdiff.json`'s
-  /// rules by key.
-  public struct Recheck: Sendable {
-    public var store: BaselineStore
-    public var config: ProjectConfig
-
-    public init(store: BaselineStore, config: ProjectConfig) {
-      self.store = store
-      self.config = config
-    }
-  }
-
   /// After `approvals` (one operation's log entries, from one run): marks, in every other open or
   /// recent run of that branch on that store, the snapshots awaiting review whose current frame
-  /// is the one approved (or, for a deleted baseline, that are missing) as approved in that run.
+  /// is the one approved (or, for a deleted baseline, that are missing), or passes against it
+  /// (``Recheck``), as approved in that run.
   ///
   /// - Returns: the ids of the runs changed.
   @discardableResult
@@ -56,28 +44,37 @@ public struct SeenApprovals: Sendable {
     var approved: [[UInt8]: ApprovalEntry] = [:]
     for approval in approvals where approval.action == .approve { approved[Array(approval.key.utf8)] = approval }
     var changed: [String] = []
-    let baselines = NewBaselines(blobs: BlobStore.beside(runsDirectory: runsDirectory))
     for folder in try others(sharingWith: first, except: source) {
       guard try folder.load().snapshots.contains(where: { approved[Array($0.key.utf8)] != nil }) else { continue }
       var took = false
       let record = try folder.update { record in
+        // The very frame approved takes it over; another failed or new frame is re-checked
+        // against it (all at once, on every core: each decodes two images).
+        var identical: [(index: Int, approval: ApprovalEntry)] = []
+        var differing: [(index: Int, approval: ApprovalEntry)] = []
         for index in record.snapshots.indices {
           let snapshot = record.snapshots[index]
           guard [.failed, .new, .missing].contains(snapshot.status),
             let approval = approved[Array(snapshot.key.utf8)]
           else { continue }
-          let sameFrame =
-            approval.new == nil
-            ? snapshot.status == .missing
-            : snapshot.currentHash != nil && snapshot.currentHash == approval.new
-          let passes =
-            !sameFrame && approval.new != nil
-            && passesAgainst(approval, snapshot, in: folder, record.comparison, record.currentDirectory, baselines)
-          guard sameFrame || passes else { continue }
-          record.snapshots[index].status = .approved
-          record.snapshots[index].approvedIn = ApprovedElsewhere(
-            run: source, operation: approval.operationID, user: approval.user, time: approval.time,
-            previousStatus: snapshot.status, rechecked: passes ? true : nil)
+          if approval.new == nil ? snapshot.status == .missing : snapshot.currentHash == approval.new {
+            identical.append((index, approval))
+          } else if approval.new != nil, snapshot.status != .missing {
+            differing.append((index, approval))
+          }
+        }
+        let passing: [(index: Int, approval: ApprovalEntry)] =
+          recheck.map { recheck in
+            let pairs = differing.map { (record.snapshots[$0.index], $0.approval) }
+            return zip(differing, recheck.passing(pairs, of: record, in: folder)).filter(\.1).map(\.0)
+          } ?? []
+        let takers = identical.map { (taker: $0, rechecked: false) } + passing.map { (taker: $0, rechecked: true) }
+        for (taker, rechecked) in takers {
+          let snapshot = record.snapshots[taker.index]
+          record.snapshots[taker.index].status = .approved
+          record.snapshots[taker.index].approvedIn = ApprovedElsewhere(
+            run: source, operation: taker.approval.operationID, user: taker.approval.user, time: taker.approval.time,
+            previousStatus: snapshot.status, rechecked: rechecked ? true : nil)
           took = true
         }
       }
@@ -119,57 +116,6 @@ public struct SeenApprovals: Sendable {
       }
     }
     return changed
-  }
-
-  /// Whether `snapshot`'s kept frame (a failed or new one, its bytes checked against its hash)
-  /// passes against the baseline `approval` wrote, under the run's recorded comparison. Anything
-  /// that keeps it from being compared (no re-check asked, a run that recorded no comparison, a
-  /// frame or blob gone or damaged, settings that no longer apply) answers no: the snapshot stays
-  /// as it was.
-  private func passesAgainst(
-    _ approval: ApprovalEntry, _ snapshot: SnapshotRecord, in folder: RunFolder, _ recorded: SnapshotSettings?,
-    _ currentDirectory: String, _ baselines: NewBaselines
-  ) -> Bool {
-    guard let recheck, let recorded, snapshot.status == .failed || snapshot.status == .new,
-      let current = snapshot.current, let currentHash = snapshot.currentHash, let new = approval.new,
-      let key = try? SnapshotKey(snapshot.key)
-    else { return false }
-    do {
-      let baseline = try baselines.frame(png: new, tree: approval.newTree, key: key)
-      let bytes = try baselines.blobs.read(currentHash)
-      let copy = folder.resolve(current)
-      let frame = try Frame.load(copy, decoded: try PNGDecoder().decode(bytes, path: copy))
-      let rule = try SnapshotCheck(recorded: recorded, config: recheck.config)
-      let location = try recheck.store.locate(key)
-      let frameSettings = folder.resolve(currentDirectory) + "/" + key.relativePath(suffix: ".snapdiff.json")
-      var comparison = try rule.comparison(
-        for: key, baselineSettings: try location.flatMap { try recheck.store.settings(at: $0) },
-        frameSettings: try SnapshotSettings.load(frameSettings))
-      // At the level the snapshot was compared at (a settings file may have changed it since).
-      comparison.matchLevel = snapshot.matchLevel ?? .strict
-      comparison.options.matchLevel = comparison.matchLevel
-      return try comparison.compare(baseline, frame).passed
-    } catch {
-      return false
-    }
-  }
-
-  /// The baselines an approval wrote, decoded once however many runs re-check against them.
-  private final class NewBaselines {
-    let blobs: BlobStore
-    private var frames: [String: Frame] = [:]
-
-    init(blobs: BlobStore) { self.blobs = blobs }
-
-    func frame(png: String, tree: String?, key: SnapshotKey) throws -> Frame {
-      if let frame = frames[png] { return frame }
-      let path = blobs.path(of: png)
-      let image = try PNGDecoder().decode(try blobs.read(png), path: path)
-      let tree = try tree.map { try ElementTree.decode(blobs.read($0), path: blobs.path(of: $0)) }
-      let frame = Frame(image: image, tree: tree, path: path)
-      frames[png] = frame
-      return frame
-    }
   }
 
   /// The other runs (not `source`) that compare with the same store, environment and overlay as
