@@ -191,4 +191,30 @@ struct UndoOperationTests {
       #expect(seen.snapshots.filter { $0.status == .approved }.count == 3)
     }
   }
+
+  @Test("a run.json whose kept frame points out of its run folder is not re-checked")
+  func recheckStaysInsideTheRun() throws {
+    try withWorkspace { workspace in
+      let approving = try changedRun(workspace)
+      let onePixelOff = Workspace.screen([
+        PixelRect(x: 5, y: 14, width: 10, height: 10), PixelRect(x: 40, y: 30, width: 1, height: 1),
+      ])
+      try workspace.writeFrame(keys[0], onePixelOff)
+      #expect(try workspace.snapdiff(["check", "frames", "--max-diff-pixels", "4"]).status == 1)
+      let other = try workspace.lastRun()["id"] as! String
+      // The kept copy moved out of the run folder and run.json pointed at it: its bytes still
+      // hash right, but it is no longer the run's.
+      let folder = try RunFolder.open(in: workspace.root + "/.snapdiff/runs", id: other)
+      var record = try folder.load()
+      let index = try #require(record.snapshots.firstIndex { $0.key == keys[0] })
+      let kept = folder.resolve(try #require(record.snapshots[index].current))
+      let outside = workspace.root + "/outside.png"
+      try FileManager.default.moveItem(atPath: kept, toPath: outside)
+      record.snapshots[index].current = folder.relative(outside)
+      try folder.save(record)
+      #expect(try workspace.snapdiff(["approve", "--all", "--run", approving]).status == 0)
+      let seen = try folder.load()
+      #expect(seen.snapshots[index].status == .failed && seen.snapshots[index].approvedIn == nil)
+    }
+  }
 }

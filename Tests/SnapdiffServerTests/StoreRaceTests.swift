@@ -23,6 +23,8 @@ struct StoreRaceTests {
   /// 30 minutes for the suite's few rounds; a stress run's 1,000 rounds of one scenario take
   /// 25 minutes in a debug build on a quiet machine, so it gets 4 hours.
   static let timeLimit = TimeLimitTrait.Duration.minutes(configuredRounds == nil ? 30 : 240)
+  /// How often a stress run prints its tally so far, in rounds.
+  static let progressEvery = 25
 
   @available(macOS 14, iOS 17, tvOS 17, *)
   @Test("merge vs approve: snapdiff processes", .timeLimit(Self.timeLimit))
@@ -66,7 +68,15 @@ struct StoreRaceTests {
         let bench = try RaceBench(door: door, root: fixture.root, executable: executable, database: database)
         defer { bench.stop() }
         var tally = Tally()
-        for index in 0..<rounds { tally.add(try round(bench, index)) }
+        for index in 0..<rounds {
+          tally.add(try round(bench, index))
+          // A stress run says how far it got as it goes (a run stopped early still shows its
+          // rounds), flushed at once for a test binary run on its own (scripts/stress/store_races.sh).
+          if Self.configuredRounds != nil, (index + 1) % Self.progressEvery == 0, index + 1 < rounds {
+            print("store race \(tally.scenario) (\(door)): \(index + 1) of \(rounds) rounds so far, \(tally.summary)")
+            fflush(nil)
+          }
+        }
         return (tally, bench.logs())
       }
     }

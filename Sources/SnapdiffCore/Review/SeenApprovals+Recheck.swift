@@ -46,7 +46,10 @@ extension SeenApprovals {
       else { return false }
       let key = try SnapshotKey(snapshot.key)
       let baseline = try baselines.frame(png: new, tree: approval.newTree)
+      // The copy the run kept, inside its folder (a run.json naming a file elsewhere is refused);
+      // its pixels from the blob its hash names, its tree from beside it.
       let copy = folder.resolve(current)
+      try folder.confinement.check(copy)
       let frame = try Frame.load(copy, decoded: try PNGDecoder().decode(baselines.blobs.read(currentHash), path: copy))
       let location = try store.locate(key)
       var comparison = try rule.comparison(
@@ -59,14 +62,15 @@ extension SeenApprovals {
     }
   }
 
-  /// The baselines an approval wrote, decoded from their blobs; the newest few kept, so that
-  /// frames re-checked against the same baseline share one decode without holding a whole
-  /// group's images (an iPhone screen is 11.8 MB decoded).
+  /// The baselines an approval wrote, decoded from their blobs; the newest kept up to
+  /// ``keptBytes`` (and always the last one), so that frames re-checked against the same baseline
+  /// share one decode without holding a whole group's images (an iPhone screen is 11.8 MB
+  /// decoded).
   private final class DecodedBlobs: @unchecked Sendable {
     let blobs: BlobStore
     private var kept: [(hash: String, frame: Frame)] = []
     private let lock = Lock()
-    static let capacity = 4
+    static let keptBytes = 48 << 20
 
     init(blobs: BlobStore) { self.blobs = blobs }
 
@@ -78,7 +82,8 @@ extension SeenApprovals {
       let frame = Frame(image: image, tree: tree, path: path)
       lock.withLock {
         kept.append((png, frame))
-        if kept.count > Self.capacity { kept.removeFirst() }
+        func bytes() -> Int { kept.reduce(0) { $0 + $1.frame.image.width * $1.frame.image.height * 4 } }
+        while kept.count > 1, bytes() > Self.keptBytes { kept.removeFirst() }
       }
       return frame
     }
