@@ -28,11 +28,7 @@ extension Snapdiff {
           let branches = BranchOverlay.branches(in: store)
           if branches.isEmpty { print("no branch overlays in \(RunSummary.display(store.root))") }
           for branch in branches {
-            var overlay = try BaselineStore(root: store.root)
-            overlay.overlays = [try BranchOverlay.folder(of: branch)]
-            let count = try FileSystem.files(under: store.root + "/" + overlay.overlays[0]).count {
-              $0.hasSuffix(".png")
-            }
+            let count = try BranchOverlay.contents(of: branch, in: store).count
             print("\(branch)  \(count) baseline\(count == 1 ? "" : "s")")
           }
         }

@@ -56,7 +56,7 @@ extension Snapdiff {
             "\(delete ? "deleted" : "unused") \(unused.count) baseline\(unused.count == 1 ? "" : "s") (run \(record.id)):"
           )
           // Each baseline's bytes as listed: one an approval replaced since stays.
-          let listed = unused.map { location in (try? FileIO.read(location.path)).map(SHA256.hex) }
+          let listed = unused.map { location in (try? store.bytes(at: location)).map(SHA256.hex) }
           for (location, hash) in zip(unused, listed) {
             if delete, try hash.map({ try store.remove(location, ifHash: $0) }) ?? nil == nil {
               print("  \(RunSummary.display(location.path))  (kept: replaced since it was listed)")
@@ -113,7 +113,7 @@ extension Snapdiff {
       }
       print(
         "\(delete ? "deleted" : "stale") \(stale.count) variant\(stale.count == 1 ? "" : "s") (no match in \(inRuns)):")
-      let listed = stale.map { (try? FileIO.read($0.variant.path)).map(SHA256.hex) }
+      let listed = stale.map { (try? store.bytes(at: $0.variant.location)).map(SHA256.hex) }
       for (found, hash) in zip(stale, listed) {
         let since = found.lastMatched.map { "last matched by run \($0)" } ?? "not matched since it was approved"
         let line = "  \(found.key)  variant \(found.variant.name)  (\(since); \(found.runsSince) runs since)"

@@ -229,8 +229,7 @@ public struct Review: Sendable {
           let location = try location(ofRecordedBaseline: baseline)
           // A run on a branch deletes only what its own overlay holds: the base's baseline is
           // the base branch's to delete.
-          let overlay = store.overlays.first
-          if let overlay, !location.path.hasPrefix(store.root + "/" + overlay + "/") {
+          if !store.isInWrittenOverlay(location) {
             throw RunError(
               "'\(snapshot.key)': its baseline is the base branch's, not branch \(run.branch ?? "?")'s: delete it on the base branch"
             )
@@ -238,7 +237,7 @@ public struct Review: Sendable {
           try store.withLock {
             // Only the baseline the run found missing: one an approval wrote since stays.
             let removed: BaselineStore.Previous?
-            if let hash = snapshot.baselineHash, FileSystem.isFile(location.path) {
+            if let hash = snapshot.baselineHash, store.hasBaseline(at: location) {
               removed = try store.remove(location, ifHash: hash)
             } else {
               removed = try store.remove(location)
@@ -250,7 +249,7 @@ public struct Review: Sendable {
             }
             log(
               try history.approval(
-                of: key, environment: location.environment, overlay: overlay, old: old,
+                of: key, environment: location.environment, overlay: store.overlays.first, old: old,
                 new: BaselineStore.Previous(), run: run, previousStatus: snapshot.status, user: user,
                 operation: operation))
           }
@@ -360,12 +359,10 @@ public struct Review: Sendable {
 
   /// A baseline path from `run.json`, checked to lie inside the store.
   func location(ofRecordedBaseline relative: String) throws -> BaselineStore.Location {
-    let path = folder.resolve(relative)
-    guard path.hasPrefix(store.root + "/") else {
+    guard let location = store.location(ofRecorded: folder.resolve(relative)) else {
       throw RunError("\(folder.recordPath): baseline '\(relative)' lies outside the store \(store.root)")
     }
-    let environment = store.environment.flatMap { path.hasPrefix(store.root + "/" + $0 + "/") ? $0 : nil }
-    return BaselineStore.Location(path: path, environment: environment)
+    return location
   }
 }
 

@@ -12,15 +12,16 @@ extension RunChecker {
     /// Whether `png` is `baseline`'s bytes, as the caller found when it compared them.
     var isBaselineBytes = false
 
-    /// The baseline file the caller read, when it is the one at `path` (`nil`: another, or none).
-    func baseline(at path: String) -> StampedFile? {
-      baseline.flatMap { $0.path == path ? $0 : nil }
+    /// The baseline file the caller read, when it is the one at `location` (`nil`: another, or
+    /// none). The file the store handed out names the baseline it read: compared by name.
+    func baseline(at location: BaselineStore.Location) -> StampedFile? {
+      baseline.flatMap { $0.path == location.path ? $0 : nil }
     }
 
-    /// Whether the frame's bytes are the baseline's at `path` (`nil`: the caller read another
-    /// file, or none): a frame's bytes are compared with its baseline's once.
-    func isBaseline(at path: String) -> Bool? {
-      baseline(at: path).map { _ in isBaselineBytes }
+    /// Whether the frame's bytes are the baseline's at `location` (`nil`: the caller read
+    /// another file, or none): a frame's bytes are compared with its baseline's once.
+    func isBaseline(at location: BaselineStore.Location) -> Bool? {
+      baseline(at: location).map { _ in isBaselineBytes }
     }
   }
 
@@ -33,6 +34,7 @@ extension RunChecker {
     let images = RunImages(folder: folder, blobs: blobs)
     do {
       let baseline = try measured(.locate, by: observer) { try store.locate(key) }
+      // run.json names the baseline by its path, relative to the run folder: the record format.
       record.baseline = baseline.map { folder.relative($0.path) }
       record.baselineEnvironment = baseline?.environment
       // The bytes compared are the bytes kept: an approval replacing the file later changes
@@ -41,21 +43,20 @@ extension RunChecker {
         record.status = .missing
         // Kept for the report (and for an undo of its deletion); a baseline that cannot be
         // read is still just missing.
-        record.baselineHash = try? baseline.map { try images.keepFile($0.path).hash }
+        record.baselineHash = try? baseline.map { try images.keep(store.stampedFile(at: $0)) }
         return record
       }
       // The baseline the caller read already (the service compared its bytes with the frame's)
       // is kept from those bytes: one read of the file per frame.
       let baselineFile = try baseline.map { location in
-        try received?.baseline(at: location.path) ?? measured(.read, by: observer) { try StampedFile(location.path) }
+        try received?.baseline(at: location) ?? measured(.read, by: observer) { try store.stampedFile(at: location) }
       }
-      let baselineBytes = baselineFile?.bytes
       record.baselineHash = try measured(.keep, by: observer) { try baselineFile.map { try images.keep($0) } }
       let comparison = try measured(.locate, by: observer) {
         try snapshotComparison(for: key, baseline: baseline, currentPath: currentPath)
       }
       if comparison.matchLevel != .strict { record.matchLevel = comparison.matchLevel }
-      guard let baseline, let baselineFile, let baselineBytes else {
+      guard let baseline, let baselineFile else {
         return try recordNew(
           key, currentPath: currentPath, folder: folder, into: record, received: received, renders: renders,
           contrast: comparison.contrast)
@@ -66,7 +67,7 @@ extension RunChecker {
       let usesFrames = measured(.locate, by: observer) {
         Frame.isTree(currentPath) || !comparison.selectors.isEmpty || !comparison.regions.isEmpty
           || comparison.matchLevel.needsElementTrees
-          || Frame.treeFile(besidePNG: baseline.path) != nil || Frame.treeFile(besidePNG: currentPath) != nil
+          || store.hasElementTree(at: baseline) || Frame.treeFile(besidePNG: currentPath) != nil
       }
       // What a record-mode write expects to find still: the file compared.
       let compared = BaselineStore.Compared(baselineFile)
@@ -76,7 +77,7 @@ extension RunChecker {
           folder: folder, into: record, received: received, renders: renders)
       }
       return try comparePNGs(
-        key, baseline: baseline, compared: compared, baselineBytes: baselineBytes, currentPath: currentPath,
+        key, baseline: baseline, compared: compared, baselineFile: baselineFile, currentPath: currentPath,
         options: comparison.options, folder: folder, into: record, received: received)
     } catch {
       record.status = .failed
@@ -113,14 +114,15 @@ extension RunChecker {
 
   /// Two PNGs and nothing else: byte-identical files skip decoding.
   private func comparePNGs(
-    _ key: SnapshotKey, baseline: BaselineStore.Location, compared: BaselineStore.Compared, baselineBytes: [UInt8],
+    _ key: SnapshotKey, baseline: BaselineStore.Location, compared: BaselineStore.Compared, baselineFile: StampedFile,
     currentPath: String,
     options: DiffOptions, folder: RunFolder, into record: SnapshotRecord, received: Received?
   ) throws -> SnapshotRecord {
     var record = record
     let currentBytes = try received?.png ?? measured(.read, by: observer) { try FileIO.read(currentPath) }
     record.current = folder.relative(currentPath)
-    if received?.isBaseline(at: baseline.path) ?? (baselineBytes == currentBytes) {
+    let baselineBytes = baselineFile.bytes
+    if received?.isBaseline(at: baseline) ?? (baselineBytes == currentBytes) {
       // Byte-identical files: check the header (a broken file is still an error), skip decoding.
       let header = try decoder.header(of: currentBytes, path: currentPath)
       record.currentHash = record.baselineHash
@@ -131,8 +133,9 @@ extension RunChecker {
       return record
     }
     let baselineImage = try measured(.decode, by: observer) {
-      try cache?.image(of: baselineBytes, path: baseline.path, decoder: decoder)
-        ?? decoder.decode(baselineBytes, path: baseline.path)
+      // Decoded from the bytes read once (the file's name for messages and the cache).
+      try cache?.image(of: baselineBytes, path: baselineFile.path, decoder: decoder)
+        ?? decoder.decode(baselineBytes, path: baselineFile.path)
     }
     let currentImage =
       try received?.image ?? measured(.decode, by: observer) { try decoder.decode(currentBytes, path: currentPath) }
@@ -163,7 +166,7 @@ extension RunChecker {
     renders: Counter?
   ) throws -> SnapshotRecord {
     var record = record
-    let baselineFrame = try measured(.decode, by: observer) { try Frame.load(baseline.path, decoder: decoder) }
+    let baselineFrame = try measured(.decode, by: observer) { try store.frame(at: baseline, decoder: decoder) }
     let currentFrame = try measured(.decode, by: observer) {
       try loadCurrent(currentPath, renders: renders, decoded: received?.image)
     }

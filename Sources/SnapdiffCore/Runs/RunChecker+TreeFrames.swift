@@ -19,11 +19,11 @@ extension RunChecker {
   func unchangedTree(_ currentPath: String, baseline: BaselineStore.Location, comparison: FrameComparison)
     -> FrameComparison.Outcome?
   {
-    let baselineTreePath = Frame.treePath(besidePNG: baseline.path)
     // A contrast check reads the current frame's pixels: they are rendered.
-    guard comparison.contrast == nil, Frame.isTree(currentPath), FileSystem.isFile(baselineTreePath),
-      let baselineTreeBytes = try? FileIO.read(baselineTreePath, limit: 1 << 28)
+    guard comparison.contrast == nil, Frame.isTree(currentPath),
+      let baselineTree = store.treeFile(at: baseline, limit: 1 << 28)
     else { return nil }
+    let baselineTreeBytes = baselineTree.bytes
     let tree: ElementTree
     if currentPath.lowercased().hasSuffix(".tree.json"),
       let currentBytes = try? FileIO.read(currentPath, limit: 1 << 28),
@@ -34,13 +34,13 @@ extension RunChecker {
       tree = parsed
     } else {
       guard let current = try? ElementTree.load(anyFormat: currentPath),
-        let stored = try? ElementTree.decode(baselineTreeBytes, path: baselineTreePath), current == stored
+        let stored = try? ElementTree.decode(baselineTreeBytes, path: baselineTree.path), current == stored
       else { return nil }
       tree = current
     }
     let size = tree.pixelSize
     // Over the limit: the ordinary path refuses to render it, and says so.
-    guard size.width * size.height <= decoder.maxPixels, let png = try? FileIO.read(baseline.path),
+    guard size.width * size.height <= decoder.maxPixels, let png = try? store.bytes(at: baseline),
       RenderStamp.isRender(of: baselineTreeBytes, png: png, size: size)
     else { return nil }
     let outcome = comparison.compareUnchanged(tree, size: size)

@@ -15,10 +15,11 @@ extension RunChecker {
     record.fill(from: match.found.result)
     record.status = rule.matchedVariant.status
     record.variant = match.variant.name
+    // run.json names the variant by its path, relative to the run folder: the record format.
     record.baseline = folder.relative(match.variant.path)
     record.baselineEnvironment = match.variant.environment
     record.baselineHash = try measured(.keep, by: observer) {
-      try RunImages(folder: folder, blobs: blobs).keepFile(match.variant.path).hash
+      try RunImages(folder: folder, blobs: blobs).keep(store.stampedFile(at: match.variant.location))
     }
     record.difference = nil
     record.previouslyRejected = false
@@ -30,9 +31,7 @@ extension RunChecker {
     _ key: SnapshotKey, baseline: BaselineStore.Location, current: RGBAImage, options: DiffOptions
   ) throws -> SnapshotCheck.VariantMatch<VariantPass>? {
     try SnapshotCheck.firstMatchingVariant(of: key, besides: baseline, in: store) { variant in
-      let image = try measured(.decode, by: observer) {
-        try decoder.decode(FileIO.read(variant.path), path: variant.path)
-      }
+      let image = try measured(.decode, by: observer) { try store.image(at: variant.location, decoder: decoder) }
       let result = measured(.compare, by: observer) { PixelDiff(options: options).compare(image, current) }
       return result.passed ? VariantPass(result: result) : nil
     }
@@ -44,7 +43,7 @@ extension RunChecker {
     _ key: SnapshotKey, baseline: BaselineStore.Location, current: Frame, comparison: FrameComparison
   ) throws -> SnapshotCheck.VariantMatch<VariantPass>? {
     try SnapshotCheck.firstMatchingVariant(of: key, besides: baseline, in: store) { variant in
-      let frame = try measured(.decode, by: observer) { try Frame.load(variant.path, decoder: decoder) }
+      let frame = try measured(.decode, by: observer) { try store.frame(at: variant.location, decoder: decoder) }
       let outcome = try measured(.compare, by: observer) { try comparison.compare(frame, current) }
       return outcome.passed ? VariantPass(result: outcome.result) : nil
     }

@@ -151,8 +151,9 @@ public struct RunChecker: Sendable {
           var record = SnapshotRecord(key: skip.key.rawValue, status: .skipped)
           record.skipReason = skip.reason
           if let baseline = try store.locate(skip.key) {
+            // run.json names the baseline by its path, relative to the run folder: the record format.
             record.baseline = folder.relative(baseline.path)
-            record.baselineHash = try images.keepFile(baseline.path).hash
+            record.baselineHash = try images.keep(store.stampedFile(at: baseline))
           }
           return record
         }

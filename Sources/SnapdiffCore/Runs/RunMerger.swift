@@ -115,6 +115,7 @@ public struct RunMerger: Sendable {
             }
             // The baseline as this store has it (a part may come from another machine).
             let baseline = try store.locate(SnapshotKey(snapshot.key))
+            // run.json names the baseline by its path, relative to the run folder: the record format.
             snapshot.baseline = baseline.map { folder.relative($0.path) }
             snapshot.unverified = unverified.contains(snapshot.key) ? true : nil
             snapshots.append(snapshot)
@@ -170,7 +171,7 @@ public struct RunMerger: Sendable {
     for record in records {
       for snapshot in record.snapshots where snapshot.status == .passed {
         guard let current = snapshot.currentHash, let baseline = try store.locate(SnapshotKey(snapshot.key)),
-          let file = try? StampedFile(baseline.path),
+          let file = try? store.stampedFile(at: baseline),
           hashes.hashAndOrigin(of: file.path, bytes: file.bytes, stampedBefore: file.stamp).hash == current
         else {
           unverified.insert(snapshot.key)

@@ -120,7 +120,7 @@ public struct RunSession: Sendable {
       // A frame that cannot be decoded is refused before anything is recorded. One equal to its
       // baseline byte for byte (most frames of most runs) is compared without decoding, so its
       // header is enough here; another is decoded here once, and compared from that image.
-      let baseline = try store.locate(key).flatMap { try? StampedFile($0.path) }
+      let baseline = try store.locate(key).flatMap { try? store.stampedFile(at: $0) }
       var image: RGBAImage?
       let isBaselineBytes = baseline?.bytes == png
       if isBaselineBytes {
@@ -207,8 +207,9 @@ public struct RunSession: Sendable {
     let blobs = BlobStore.beside(runsDirectory: runsDirectory)
     try blobs.whileAdding {
       if let baseline = try store.locate(key) {
+        // run.json names the baseline by its path, relative to the run folder: the record format.
         snapshot.baseline = folder.relative(baseline.path)
-        snapshot.baselineHash = try RunImages(folder: folder, blobs: blobs).keepFile(baseline.path).hash
+        snapshot.baselineHash = try RunImages(folder: folder, blobs: blobs).keep(store.stampedFile(at: baseline))
       }
       try record(snapshot, key: key)
     }

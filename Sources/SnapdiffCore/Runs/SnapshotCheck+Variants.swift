@@ -33,7 +33,7 @@ extension SnapshotCheck {
   ) throws -> VariantMatch<(frame: Frame, outcome: FrameComparison.Outcome)>? {
     try Self.firstMatchingVariant(of: key, besides: baseline, in: store) {
       variant -> (frame: Frame, outcome: FrameComparison.Outcome)? in
-      let variantFrame = try Frame.load(variant.path)
+      let variantFrame = try store.frame(at: variant.location)
       let outcome = try comparison.compare(variantFrame, frame)
       return outcome.passed ? (variantFrame, outcome) : nil
     }

@@ -131,12 +131,12 @@ public struct SnapshotCheck: Sendable {
     }
     // Stamped before it is read: a recording then writes only over this file.
     let compared = BaselineStore.Compared(location)
-    let baseline = try Frame.load(location.path)
+    let baseline = try store.frame(at: location)
     let comparison = try self.comparison(
       for: key, baselineSettings: try store.settings(at: location), frameSettings: frameSettings)
     let outcome = try comparison.compare(baseline, frame)
     let noise = try knownNoise(passed: outcome.passed, changeHash: outcome.result.changeHash, at: location, in: store) {
-      SHA256.hex(try FileIO.read(location.path))
+      SHA256.hex(try store.bytes(at: location))
     }
     if !outcome.passed, noise == nil,
       let match = try variantMatching(frame, key: key, besides: location, comparison: comparison, in: store)
@@ -164,7 +164,7 @@ public struct SnapshotCheck: Sendable {
     guard let location = try store.locate(key) else { return false }
     let comparison = try self.comparison(
       for: key, baselineSettings: try store.settings(at: location), frameSettings: frameSettings)
-    return try comparison.compare(try Frame.load(location.path), frame).passed
+    return try comparison.compare(try store.frame(at: location), frame).passed
   }
 
   /// The frame written as the baseline, when the baseline is still the one compared (`nil`: none):

@@ -236,6 +236,14 @@ public struct BaselineStore: Sendable {
     try SnapshotSettings.load(sidecarPath(of: location, suffix: ".snapdiff.json"))
   }
 
+  /// Writes `bytes` as the settings of `key` where this store writes (a merge carrying a
+  /// branch's settings into the store).
+  ///
+  /// - Throws: `StoreEscapeError` for a write out of the store.
+  public func writeSettings(_ bytes: [UInt8], for key: SnapshotKey) throws {
+    try confinement.write(bytes, to: writePath(for: key, suffix: ".snapdiff.json"))
+  }
+
   /// The change hashes rejected for the snapshot whose baseline is at `location`.
   public func rejectedChanges(at location: Location) throws -> Set<String> {
     let path = sidecarPath(of: location, suffix: ".rejected.json")
@@ -279,10 +287,10 @@ public struct BaselineStore: Sendable {
   }
 
   /// The folders searched, first to last: each overlay, then the store's root.
-  var layers: [String] { overlays.map { root + "/" + $0 } + [root] }
+  var layers: [String] { overlays.map(overlayFolder) + [root] }
 
   /// Where writes go: the first overlay, or the root.
-  var writeBase: String { overlays.first.map { root + "/" + $0 } ?? root }
+  var writeBase: String { overlays.first.map(overlayFolder) ?? root }
 
   func environmentRoot(_ environment: String) -> String { writeBase + "/" + environment }
 

@@ -12,14 +12,14 @@ public enum Pruning {
       throw RunError("run \(record.id) looked at only some frames (--only): prune needs a complete run")
     }
     // A missing snapshot's baseline has no frame left to compare with: it counts as unused.
+    // run.json names each baseline by its path (the record format): compared as paths.
     let used = Set(record.snapshots.filter { $0.status != .missing }.compactMap { $0.baseline.map(folder.resolve) })
     // A frame that matched a variant used its snapshot's baseline too (the variant is one of it).
     let byVariant = Set(record.snapshots.filter { $0.variant != nil && $0.status != .missing }.map(\.key))
     let scope = store.environment
     let keys = try store.keys(inEnvironment: scope)
     return keys.filter { !byVariant.contains($0.rawValue) }.map { key in
-      let path = (scope.map { store.root + "/" + $0 } ?? store.root) + "/" + key.relativePath()
-      return BaselineStore.Location(path: path, environment: scope)
+      store.location(of: key, inEnvironment: scope)
     }.filter { !used.contains($0.path) }
   }
 

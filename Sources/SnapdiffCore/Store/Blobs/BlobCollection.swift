@@ -94,13 +94,11 @@ public enum BlobCollection {
     // A damaged line's blobs are kept too: what it named cannot be known, so nothing it may
     // have named is collected.
     for line in damaged { hashes.formUnion(line.hashes) }
-    // The store's files and its branch overlays' (a hidden folder, which listings leave out).
-    for folder in [store.root, store.root + "/" + BranchOverlay.directory] where FileSystem.isDirectory(folder) {
-      for file in try FileSystem.files(under: folder) where file.hasSuffix(".png") || file.hasSuffix(".tree.json") {
-        let hash = SHA256.hex(try FileIO.read(folder + "/" + file))
-        hashes.insert(hash)
-        copies[hash, default: []].append(folder + "/" + file)
-      }
+    // The store's files and its branch overlays'; each path remembered as a copy of its blob.
+    try store.forEachImageFile { path, bytes in
+      let hash = SHA256.hex(bytes)
+      hashes.insert(hash)
+      copies[hash, default: []].append(path)
     }
     return hashes
   }

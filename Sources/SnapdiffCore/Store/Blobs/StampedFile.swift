@@ -3,7 +3,7 @@
 /// again, and without trusting a remembered hash if the file changed while it was read.
 ///
 /// ```swift
-/// let baseline = try StampedFile(location.path)
+/// let baseline = try store.stampedFile(at: location)
 /// if baseline.bytes == frame { … }                    // compared without decoding
 /// let hash = try images.keep(baseline)                 // kept: no second read
 /// ```

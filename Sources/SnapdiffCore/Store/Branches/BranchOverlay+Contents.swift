@@ -5,8 +5,7 @@ extension BranchOverlay {
   /// - Throws: `BranchNameError` for a name ``folder(of:)`` refuses; a key error for a file
   ///   in the overlay that names no key.
   public static func contents(of branch: String, in store: BaselineStore) throws -> [Promoted] {
-    let overlay = store.root + "/" + (try folder(of: branch))
-    return try baselines(in: overlay).map(\.promoted).sorted {
+    try store.baselines(inOverlay: try folder(of: branch)).map(\.promoted).sorted {
       ($0.key, $0.environment ?? "") < ($1.key, $1.environment ?? "")
     }
   }
@@ -21,14 +20,14 @@ extension BranchOverlay {
   /// - Throws: `RunError` when the branch has no overlay.
   public static func discard(_ branch: String, in store: BaselineStore) throws -> [Promoted] {
     let trunk = try BaselineStore(root: store.root)
-    let overlay = trunk.root + "/" + (try folder(of: branch))
-    guard FileSystem.isDirectory(overlay) else {
+    let overlay = try folder(of: branch)
+    guard trunk.hasOverlay(overlay) else {
       throw RunError("branch '\(branch)' has no overlay in \(trunk.root) (nothing approved on it through the service)")
     }
-    try trunk.confinement.check(overlay)
+    try trunk.checkConfined(overlay: overlay)
     return try trunk.withLock {
-      let held = try baselines(in: overlay).map(\.promoted)
-      try trunk.confinement.removeTree(overlay)
+      let held = try trunk.baselines(inOverlay: overlay).map(\.promoted)
+      try trunk.removeOverlay(overlay)
       return held.sorted { ($0.key, $0.environment ?? "") < ($1.key, $1.environment ?? "") }
     }
   }

@@ -14,10 +14,7 @@ extension BranchOverlay {
   /// The variants in `branch`'s overlay: its root's and each environment folder's.
   static func variants(of branch: String, in trunk: BaselineStore) throws -> [OverlayVariant] {
     let relative = try folder(of: branch)
-    let overlay = trunk.root + "/" + relative
-    let environments = try FileSystem.entries(of: overlay).filter {
-      FileSystem.exists(overlay + "/" + $0 + "/" + BaselineStore.environmentMarker)
-    }
+    let environments = try trunk.environments(inOverlay: relative)
     var found: [OverlayVariant] = []
     for environment in [nil] + environments.map(Optional.some) {
       var store = try BaselineStore(root: trunk.root, environment: environment)
@@ -37,9 +34,8 @@ extension BranchOverlay {
     var promoted: [Promoted] = []
     for found in try variants(of: branch, in: trunk) {
       let target = try BaselineStore(root: trunk.root, environment: found.variant.environment)
-      let treePath = String(found.variant.path.dropLast(4)) + ".tree.json"
-      let png = try FileIO.read(found.variant.path)
-      let tree = FileSystem.isFile(treePath) ? try ElementTree.load(treePath) : nil
+      let png = try found.overlayStore.bytes(at: found.variant.location)
+      let tree = try found.overlayStore.elementTree(at: found.variant.location)
       let old = try target.replaceVariant(png, tree: tree, for: found.key, named: found.variant.name)
       try history.recordApproval(
         of: found.key, environment: found.variant.environment, overlay: nil, old: old,

@@ -17,8 +17,8 @@
 /// store.overlays = try BranchOverlay.chain(branch: "feature/login", base: "main", in: store)
 /// ```
 public enum BranchOverlay {
-  /// The folder of every overlay, in the store.
-  public static let directory = ".branches"
+  /// The folder of every overlay, in the store (`BaselineStore.overlaysDirectory`).
+  public static let directory = BaselineStore.overlaysDirectory
 
   /// The longest overlay folder name: the file name limit of Linux's and macOS's file systems.
   public static let maximumFolderNameBytes = 255
@@ -79,13 +79,12 @@ public enum BranchOverlay {
     let own = try folder(of: branch)
     let baseFolder = try folder(of: base)
     try checkNoCollision(branch, in: store)
-    return FileSystem.isDirectory(store.root + "/" + baseFolder) ? [own, baseFolder] : [own]
+    return store.hasOverlay(baseFolder) ? [own, baseFolder] : [own]
   }
 
   /// The branches that have an overlay in `store`, sorted.
   public static func branches(in store: BaselineStore) -> [String] {
-    let entries = (try? FileSystem.entries(of: store.root + "/" + directory)) ?? []
-    return entries.compactMap { PercentEncoding.decode($0[...]) }.sorted()
+    store.overlayFolderNames().compactMap { PercentEncoding.decode($0[...]) }.sorted()
   }
 
   /// A baseline a merge promoted: its key and environment folder (`nil`: the root).
@@ -110,41 +109,38 @@ public enum BranchOverlay {
     _ branch: String, in history: BaselineHistory, user: String, dryRun: Bool = false
   ) throws -> [Promoted] {
     let trunk = try BaselineStore(root: history.store.root)
-    let overlayFolder = try folder(of: branch)
-    let overlay = trunk.root + "/" + overlayFolder
+    let overlay = try folder(of: branch)
     // One operation of the approval log: undoing it undoes the whole merge.
     let operation = BaselineHistory.newID()
-    guard FileSystem.isDirectory(overlay) else {
+    guard trunk.hasOverlay(overlay) else {
       throw RunError("branch '\(branch)' has no overlay in \(trunk.root) (nothing approved on it through the service)")
     }
-    try trunk.confinement.check(overlay)
+    try trunk.checkConfined(overlay: overlay)
     guard !dryRun else {
-      return try baselines(in: overlay).map(\.promoted) + variants(of: branch, in: trunk).map(\.promoted)
+      return try trunk.baselines(inOverlay: overlay).map(\.promoted) + variants(of: branch, in: trunk).map(\.promoted)
     }
     var merged: [Promoted] = []
     try history.blobs.whileAdding {
-      for baseline in try baselines(in: overlay) {
+      for baseline in try trunk.baselines(inOverlay: overlay) {
         try trunk.withLock {
           if try promote(
-            baseline, from: overlay, folder: overlayFolder, branch: branch, into: trunk, history: history,
-            user: user, operation: operation)
+            baseline, from: overlay, branch: branch, into: trunk, history: history, user: user, operation: operation)
           {
             merged.append(baseline.promoted)
           }
         }
       }
       try trunk.withLock {
-        for baseline in try baselines(in: overlay) {
+        for baseline in try trunk.baselines(inOverlay: overlay) {
           if try promote(
-            baseline, from: overlay, folder: overlayFolder, branch: branch, into: trunk, history: history,
-            user: user, operation: operation)
+            baseline, from: overlay, branch: branch, into: trunk, history: history, user: user, operation: operation)
           {
             merged.append(baseline.promoted)
           }
         }
         // Its variants after its baselines: a variant promoted beside its baseline.
         merged += try promoteVariants(of: branch, into: trunk, history: history, user: user, operation: operation)
-        try trunk.confinement.removeTree(overlay)
+        try trunk.removeOverlay(overlay)
       }
     }
     // A key approved again while it merged was promoted twice: listed once.
@@ -152,68 +148,42 @@ public enum BranchOverlay {
     return merged.filter { seen.insert($0).inserted }
   }
 
-  /// A baseline in an overlay: its key, its environment folder, its path without `.png`.
-  struct OverlayBaseline {
-    var key: SnapshotKey
-    var environment: String?
-    /// `<overlay>/[<environment>/]<key>`: the baseline and its sidecar files add their suffix.
-    var base: String
-
-    var promoted: Promoted { Promoted(key: key.rawValue, environment: environment) }
-  }
-
-  /// The baselines in `overlay` now.
-  static func baselines(in overlay: String) throws -> [OverlayBaseline] {
-    guard FileSystem.isDirectory(overlay) else { return [] }
-    return try FileSystem.files(under: overlay).filter { $0.hasSuffix(".png") }.map { file in
-      // `<environment>/<key>.png` when the first folder is an environment folder.
-      var environment: String?
-      var relative = file
-      if let slash = file.firstIndex(of: "/"),
-        FileSystem.exists(overlay + "/" + file[..<slash] + "/" + BaselineStore.environmentMarker)
-      {
-        environment = String(file[..<slash])
-        relative = String(file[file.index(after: slash)...])
-      }
-      return OverlayBaseline(
-        key: try SnapshotKey(relativeImagePath: relative), environment: environment,
-        base: overlay + "/" + file.dropLast(4))
-    }
-  }
-
   /// Under the store's lock: promotes one overlay baseline into the store, logged, and removes it
   /// (and its sidecar files) from the overlay. `false` when it is gone (promoted already).
   private static func promote(
-    _ baseline: OverlayBaseline, from overlay: String, folder overlayFolder: String, branch: String,
-    into trunk: BaselineStore, history: BaselineHistory, user: String, operation: String
+    _ baseline: BaselineStore.OverlayBaseline, from overlay: String, branch: String, into trunk: BaselineStore,
+    history: BaselineHistory, user: String, operation: String
   ) throws -> Bool {
-    let source = baseline.base
-    guard FileSystem.isFile(source + ".png") else { return false }
     let key = baseline.key
-    let environment = baseline.environment
+    let location = baseline.location
+    let environment = location.environment
+    // The overlay as a store: the branch's baselines first, then the trunk's.
+    var source = try BaselineStore(root: trunk.root, environment: environment)
+    source.overlays = [overlay]
+    guard let png = try source.bytesIfPresent(at: location) else { return false }
     let target = try BaselineStore(root: trunk.root, environment: environment)
-    let png = try FileIO.read(source + ".png")
-    let tree = FileSystem.isFile(source + ".tree.json") ? try ElementTree.load(source + ".tree.json") : nil
+    let tree = try source.elementTree(at: location)
     let old = try target.replace(png, tree: tree, for: key)
     try history.recordApproval(
       of: key, environment: environment, overlay: nil, old: old,
       new: BaselineStore.Previous(png: png, tree: try tree?.encoded()), run: nil, branch: branch,
-      previousStatus: nil, user: user, operation: operation, mergedFrom: overlayFolder)
-    if FileSystem.isFile(source + ".snapdiff.json") {
-      try target.confinement.write(
-        FileIO.read(source + ".snapdiff.json"), to: target.writePath(for: key, suffix: ".snapdiff.json"))
+      previousStatus: nil, user: user, operation: operation, mergedFrom: overlay)
+    if let settings = try source.sidecarBytes(of: location, suffix: ".snapdiff.json") {
+      try target.writeSettings(settings, for: key)
     }
-    if let location = try target.locate(key) {
-      let rejected = try BaselineStore(root: overlay, environment: environment)
-      if let overlayLocation = try rejected.locate(key) {
-        for hash in try rejected.rejectedChanges(at: overlayLocation) { try target.reject(hash, at: location) }
-      }
+    // The overlay's baseline is found first (it is still there): its rejected changes, read
+    // after the check that it does not lead out of the store.
+    if let promoted = try target.locate(key), let found = try source.locate(key), found == location {
+      for hash in try source.rejectedChanges(at: found) { try target.reject(hash, at: promoted) }
     }
-    for suffix in [".png", ".tree.json", ".snapdiff.json", ".rejected.json"] {
-      try trunk.confinement.remove(source + suffix)
-    }
+    try source.removePromoted(location)
     return true
   }
+}
+
+extension BaselineStore.OverlayBaseline {
+  /// The baseline as a merge lists it.
+  var promoted: BranchOverlay.Promoted { BranchOverlay.Promoted(key: key.rawValue, environment: location.environment) }
 }
 
 /// A branch name that cannot be used (``BranchOverlay/folder(of:)``), and why.

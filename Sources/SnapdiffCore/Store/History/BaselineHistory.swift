@@ -94,8 +94,8 @@ public struct BaselineHistory: Sendable {
   public func currentHash(of key: SnapshotKey, environment: String?, overlay: String? = nil, variant: String? = nil)
     throws -> String?
   {
-    let path = try self.path(of: key, environment: environment, overlay: overlay, variant: variant)
-    return FileSystem.isFile(path) ? SHA256.hex(try FileIO.read(path)) : nil
+    let location = try self.location(of: key, environment: environment, overlay: overlay, variant: variant)
+    return try store.bytesIfPresent(at: location).map(SHA256.hex)
   }
 
   /// Puts back the baseline `key` had before its newest approval not yet undone, logs the undo,
@@ -166,9 +166,7 @@ public struct BaselineHistory: Sendable {
       try target.replace(png, tree: tree, for: key)
     } else {
       try target.remove(
-        BaselineStore.Location(
-          path: try path(of: key, environment: environment, overlay: approval.overlay), environment: environment),
-        keepingSettings: true)
+        store.location(of: key, inEnvironment: environment, overlay: approval.overlay), keepingSettings: true)
     }
     if let overlay = approval.mergedFrom, let new = approval.new {
       // The merge took the baseline out of the branch's overlay: it goes back there.
@@ -262,16 +260,19 @@ public struct BaselineHistory: Sendable {
     try RunReports.write(record, to: folder)
   }
 
-  func path(of key: SnapshotKey, environment: String?, overlay: String?, variant: String? = nil) throws
-    -> String
+  /// Where an approval of `key` in `environment` and `overlay` (of the variant `variant`, when
+  /// named) wrote: the place the log's entry names, whatever this store's own environment.
+  func location(of key: SnapshotKey, environment: String?, overlay: String?, variant: String? = nil) throws
+    -> BaselineStore.Location
   {
     if let variant {
       var target = try BaselineStore(root: store.root, environment: environment)
       target.overlays = overlay.map { [$0] } ?? []
-      return target.variantWritePath(for: key, named: variant)
+      return BaselineStore.Variant(
+        name: variant, path: target.variantWritePath(for: key, named: variant), environment: environment
+      ).location
     }
-    let base = overlay.map { store.root + "/" + $0 } ?? store.root
-    return (environment.map { base + "/" + $0 } ?? base) + "/" + key.relativePath()
+    return store.location(of: key, inEnvironment: environment, overlay: overlay)
   }
 
   /// This store as the log names it: relative to the data folder.
