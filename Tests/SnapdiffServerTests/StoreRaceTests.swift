@@ -70,6 +70,7 @@ struct StoreRaceTests {
         var tally = Tally()
         for index in 0..<rounds {
           tally.add(try round(bench, index))
+          tally.unavailableAnswers = bench.unavailableAnswers
           // A stress run says how far it got as it goes (a run stopped early still shows its
           // rounds), flushed at once for a test binary run on its own (scripts/stress/store_races.sh).
           if Self.configuredRounds != nil, (index + 1) % Self.progressEvery == 0, index + 1 < rounds {
@@ -248,6 +249,8 @@ struct Tally: Sendable {
   var reopened = 0
   var lost: [String] = []
   var unanswered: [String] = []
+  /// Requests the service answered 503 (the database busy past a second), each asked again.
+  var unavailableAnswers = 0
 
   mutating func add(_ other: Tally) {
     scenario = other.scenario
@@ -266,7 +269,8 @@ struct Tally: Sendable {
       scenario.hasPrefix("merge")
       ? "\(merged) merged, \(keptInOverlay) kept in the overlay"
       : "\(undone) undos done, \(refused) refused, \(reopened) approvals undone and reopened"
-    return "\(answered) approvals answered (\(detail)), \(lost.count) lost"
+    let retried = unavailableAnswers == 0 ? "" : ", \(unavailableAnswers) answers 503 asked again"
+    return "\(answered) approvals answered (\(detail)), \(lost.count) lost" + retried
   }
 }
 
@@ -367,7 +371,8 @@ final class RaceBench: @unchecked Sendable {
   }
 
   func put(_ run: String, _ key: String, _ image: RGBAImage, port index: Int) throws {
-    let response = try PostgresServiceTests.put(run, key, ServerFixture.png(image), port: port(index))
+    let png = ServerFixture.png(image)
+    let response = try retryingUnavailable { try PostgresServiceTests.put(run, key, png, port: port(index)) }
     guard response.status == 200 else { throw RaceFailure("PUT \(key): \(response.head)\n\(response.body)") }
   }
 
@@ -384,8 +389,8 @@ final class RaceBench: @unchecked Sendable {
     case .cli: return try snapdiff(["approve", "--run", run, key]).status == 0
     case .sqlite, .postgres:
       let port = port(index)
-      let response = try RawHTTP.send(
-        PostgresServiceTests.request("POST", snapshotURI(run, key, "/approve"), port: port), port: port)
+      let request = PostgresServiceTests.request("POST", snapshotURI(run, key, "/approve"), port: port)
+      let response = try retryingUnavailable { try RawHTTP.send(request, port: port) }
       guard response.status == 200 else {
         throw RaceFailure("approve \(key) of run \(run): \(response.head)\n\(response.body)")
       }
@@ -401,7 +406,8 @@ final class RaceBench: @unchecked Sendable {
     case .sqlite, .postgres:
       let port = port(index)
       let uri = "/api/v1/baselines/" + PercentEncoding.segment(key) + "/undo"
-      let response = try RawHTTP.send(PostgresServiceTests.request("POST", uri, port: port), port: port)
+      let request = PostgresServiceTests.request("POST", uri, port: port)
+      let response = try retryingUnavailable { try RawHTTP.send(request, port: port) }
       guard response.status == 200 || response.status == 409 else {
         throw RaceFailure("undo \(key): \(response.head)\n\(response.body)")
       }
@@ -416,7 +422,8 @@ final class RaceBench: @unchecked Sendable {
     case .sqlite, .postgres:
       let port = port(1)
       let uri = "/api/v1/branches/" + PercentEncoding.segment(branch) + "/merge"
-      return try RawHTTP.send(PostgresServiceTests.request("POST", uri, port: port), port: port).status == 200
+      let request = PostgresServiceTests.request("POST", uri, port: port)
+      return try retryingUnavailable { try RawHTTP.send(request, port: port) }.status == 200
     }
   }
 
@@ -435,10 +442,32 @@ final class RaceBench: @unchecked Sendable {
   }
 
   private func post(_ uri: String, body: String, port: Int) throws -> RawHTTP.Response {
-    try RawHTTP.send(
-      "POST \(uri) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
-        + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)", port: port)
+    try retryingUnavailable {
+      try RawHTTP.send(
+        "POST \(uri) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\n"
+          + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)", port: port)
+    }
   }
+
+  /// `send()` again after a 503, as a client does: the service answers 503 with `Retry-After` at
+  /// once when the database gives it no connection within a second (a loaded machine, issue
+  /// #29's outage answer), and has then done nothing. A request answered 200 after retries counts
+  /// like any other; the retries are counted (``unavailableAnswers``).
+  private func retryingUnavailable(_ send: () throws -> RawHTTP.Response) throws -> RawHTTP.Response {
+    var response = try send()
+    for _ in 0..<Self.unavailableRetries where response.status == 503 {
+      lock.withLock { unavailable += 1 }
+      Thread.sleep(forTimeInterval: 0.25)
+      response = try send()
+    }
+    return response
+  }
+
+  static let unavailableRetries = 40
+  private let lock = NSLock()
+  private var unavailable = 0
+  /// How many answers were 503 (each then asked again).
+  var unavailableAnswers: Int { lock.withLock { unavailable } }
 
   /// Runs every one of `bodies` on a thread of its own, all released at once; waits for all, and
   /// throws the first error.
