@@ -20,8 +20,9 @@ import Testing
 struct StoreRaceTests {
   static let configuredRounds = ProcessInfo.processInfo.environment["SNAPDIFF_RACE_ROUNDS"].flatMap { Int($0) }
   static let postgres = PostgresServiceTests.available
-  /// 30 minutes for the suite's few rounds; a stress run's 1,000 rounds of one scenario take
-  /// 25 minutes in a debug build on a quiet machine, so it gets 4 hours.
+  /// 30 minutes for the suite's few rounds; a stress run gets 4 hours a scenario (1,000 rounds
+  /// of undo vs approve at the quiet 10-round rate of a debug build is 25 minutes, and a loaded
+  /// machine ran them 3–5 times slower).
   static let timeLimit = TimeLimitTrait.Duration.minutes(configuredRounds == nil ? 30 : 240)
   /// How often a stress run prints its tally so far, in rounds.
   static let progressEvery = 25

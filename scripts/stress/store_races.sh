@@ -10,10 +10,13 @@
 #   scripts/stress/store_races.sh 1000 debug undoCLI   # one: mergeCLI, mergeSQLite, mergePostgres,
 #                                                      # undoCLI, undoSQLite or undoPostgres
 #
-# The six take about 48 s for 10 rounds in a debug build on a quiet machine, and longer per round
-# as the store's history grows: 1,000 rounds of all six serially took over three hours here. Run
-# scenarios side by side (one per SCENARIO, each its own scratch path or after one build) to
-# shorten it; each uses a fixture and a database of its own.
+# The six take about 48 s for 10 rounds in a debug build on a quiet machine; on the shared 2-core
+# machine, loaded by builds, 1,000 rounds of them one after the other would take hours. To run them
+# side by side, build once and start the test binary per scenario (`swift test` holds the build
+# folder's lock while it runs), e.g. `SNAPDIFF_RACE_ROUNDS=1000 .build/debug/snapdiffPackageTests.xctest
+# --testing-library swift-testing --filter StoreRaceTests/undoCLI` (after `source
+# scripts/test_postgres.sh` for the PostgreSQL ones); each uses a fixture and a database of its
+# own, and prints its tally every 25 rounds.
 #
 # PostgreSQL: a throwaway cluster (scripts/postgres.sh, through scripts/test_postgres.sh), or the
 # one SNAPDIFF_TEST_POSTGRES_URL names; SNAPDIFF_SKIP_POSTGRES=1 leaves those rows out.
