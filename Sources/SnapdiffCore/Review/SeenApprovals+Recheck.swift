@@ -57,7 +57,6 @@ extension SeenApprovals {
         frameSettings: try SnapshotSettings.load(frames + "/" + key.relativePath(suffix: ".snapdiff.json")))
       // At the level the snapshot was compared at (a settings file may have changed it since).
       comparison.matchLevel = snapshot.matchLevel ?? .strict
-      comparison.options.matchLevel = comparison.matchLevel
       return try comparison.compare(baseline, frame).passed
     }
   }
@@ -78,7 +77,7 @@ extension SeenApprovals {
       if let frame = lock.withLock({ kept.first { $0.hash == png }?.frame }) { return frame }
       let path = blobs.path(of: png)
       let image = try PNGDecoder().decode(try blobs.read(png), path: path)
-      let tree = try tree.map { try ElementTree.decode(blobs.read($0), path: blobs.path(of: $0)) }
+      let tree = try tree.map(blobs.elementTree)
       let frame = Frame(image: image, tree: tree, path: path)
       lock.withLock {
         kept.append((png, frame))

@@ -124,6 +124,14 @@ public struct BlobStore: Sendable {
     return bytes
   }
 
+  /// The element tree stored as blob `hash` (an approval log's `oldTree`/`newTree`).
+  ///
+  /// - Throws: `FileError` as ``read(_:)`` does, `ConfigurationError` naming the blob when it is
+  ///   not a valid tree.
+  public func elementTree(_ hash: String) throws -> ElementTree {
+    try ElementTree.decode(read(hash), path: path(of: hash))
+  }
+
   /// Writes blob `hash` again from `bytes` (which must hash to it) when it is damaged: what
   /// `prune` does with a good copy it found.
   ///

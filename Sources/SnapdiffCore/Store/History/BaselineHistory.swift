@@ -162,7 +162,7 @@ public struct BaselineHistory: Sendable {
       try revertVariant(variant, of: key, to: approval, in: target)
     } else if let old = approval.old {
       let png = try blobs.read(old)
-      let tree = try approval.oldTree.map { try ElementTree.decode(blobs.read($0), path: blobs.path(of: $0)) }
+      let tree = try approval.oldTree.map(blobs.elementTree)
       try target.replace(png, tree: tree, for: key)
     } else {
       try target.remove(
@@ -172,7 +172,7 @@ public struct BaselineHistory: Sendable {
       // The merge took the baseline out of the branch's overlay: it goes back there.
       var branch = try BaselineStore(root: store.root, environment: environment)
       branch.overlays = [overlay]
-      let tree = try approval.newTree.map { try ElementTree.decode(blobs.read($0), path: blobs.path(of: $0)) }
+      let tree = try approval.newTree.map(blobs.elementTree)
       _ = try branch.replace(try blobs.read(new), tree: tree, for: key)
     }
     return ApprovalEntry(
@@ -298,7 +298,7 @@ extension BaselineHistory {
   ) throws {
     if let old = approval.old {
       let png = try blobs.read(old)
-      let tree = try approval.oldTree.map { try ElementTree.decode(blobs.read($0), path: blobs.path(of: $0)) }
+      let tree = try approval.oldTree.map(blobs.elementTree)
       try target.replaceVariant(png, tree: tree, for: key, named: name)
     } else {
       let path = target.variantWritePath(for: key, named: name)
