@@ -50,6 +50,14 @@ extension SnapshotSettings {
     return result
   }
 
+  /// The settings of `key`'s frame in a frames folder (`<folder>/<key>.snapdiff.json`: a test's
+  /// masks, a service request's settings part), or `nil` when it has none.
+  ///
+  /// - Throws: `ConfigurationError` naming the file when it is not valid.
+  public static func ofFrame(_ key: SnapshotKey, inFramesFolder folder: String) throws -> SnapshotSettings? {
+    try load(folder + "/" + key.relativePath(suffix: ".snapdiff.json"))
+  }
+
   /// Reads a settings file, or `nil` when there is none.
   ///
   /// - Throws: `ConfigurationError` naming the file when it is not valid.

@@ -54,7 +54,7 @@ extension SeenApprovals {
       let location = try store.locate(key)
       var comparison = try rule.comparison(
         for: key, baselineSettings: try location.flatMap { try store.settings(at: $0) },
-        frameSettings: try SnapshotSettings.load(frames + "/" + key.relativePath(suffix: ".snapdiff.json")))
+        frameSettings: try SnapshotSettings.ofFrame(key, inFramesFolder: frames))
       // At the level the snapshot was compared at (a settings file may have changed it since).
       comparison.matchLevel = snapshot.matchLevel ?? .strict
       return try comparison.compare(baseline, frame).passed

@@ -296,9 +296,8 @@ extension RunChecker {
   func snapshotComparison(for key: SnapshotKey, baseline: BaselineStore.Location?, currentPath: String)
     throws -> FrameComparison
   {
-    let currentSettings = currentDirectory + "/" + key.relativePath(suffix: ".snapdiff.json")
-    return try rule.comparison(
+    try rule.comparison(
       for: key, baselineSettings: try baseline.flatMap { try store.settings(at: $0) },
-      frameSettings: try SnapshotSettings.load(currentSettings))
+      frameSettings: try SnapshotSettings.ofFrame(key, inFramesFolder: currentDirectory))
   }
 }
